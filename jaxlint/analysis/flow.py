@@ -1,0 +1,1214 @@
+"""The one place that decides whether a timed region's JAX work is finished when the clock is read.
+
+``FlowAnalysis`` interprets a module abstractly, statement by statement, over every path
+(branches, loops to a fixed point, try/except, early exits). It tracks which names hold JAX
+values, which work is still pending on the device, and every timer read. Functions defined in
+the file are interpreted at their calls (with what the call passes in) and once on their own,
+so work and syncs behind helpers, lambdas, methods and ``jit`` wrappers are seen.
+
+At each timer read it takes a snapshot of the pending work, tagged with the earlier timer reads
+it was dispatched after. A region is a stop read paired with a start read (``t1 - t0``); its
+unsynced work is the snapshot's work tagged with the start. Rules ask ``regions()``; they never
+re-derive any of this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import libcst as cst
+from libcst.metadata import QualifiedNameSource, Scope
+
+from jaxlint.analysis import names
+from jaxlint.analysis.names import CallKind
+from jaxlint.analysis.values import (
+    EMPTY,
+    INPUT,
+    Func,
+    Instance,
+    JaxCallable,
+    JaxVal,
+    Klass,
+    LibObject,
+    Lowered,
+    Ref,
+    Site,
+    State,
+    TimerRead,
+    Transform,
+    Value,
+    join_states,
+    join_values,
+    union_jax,
+)
+
+MAX_LOOP_ROUNDS = 6
+MAX_CALL_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class StmtLoc:
+    """Where a sync for a timer read would go: before ``node``, if ``fixable``."""
+
+    node: cst.CSTNode
+    fixable: bool
+
+
+@dataclass
+class Snapshot:
+    """What was pending when a timer call ran, over all paths and loop rounds that reach it."""
+
+    pending: dict[Site, frozenset[Site]] = field(default_factory=dict)
+    transferred: dict[Site, frozenset[Site]] = field(default_factory=dict)
+    holders: dict[str, JaxVal] = field(default_factory=dict)
+    bound: frozenset[str] | None = None
+
+    def add(self, st: State) -> None:
+        for mine, theirs in ((self.pending, st.pending), (self.transferred, st.transferred)):
+            for site, tags in theirs.items():
+                mine[site] = mine.get(site, EMPTY) | tags
+        for name, value in st.env.items():
+            if isinstance(value, JaxVal):
+                old = self.holders.get(name)
+                joined = value if old is None else join_values(old, value)
+                assert isinstance(joined, JaxVal)
+                self.holders[name] = joined
+        self.bound = st.bound if self.bound is None else self.bound & st.bound
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What calling a file's own function does, for one way of calling it."""
+
+    work: bool = False  # dispatches JAX work
+    waits: bool = False  # waits (with a real sync) for all work dispatched before it returns
+    waits_by_transfer: bool = False  # waits, but only through a host transfer
+    result: Value = None
+
+
+NOTHING = Summary()
+
+
+@dataclass
+class Frame:
+    func: Func | None
+    entry: Site | None = None
+    returns: list[tuple[State, Value]] = field(default_factory=list)
+    loops: list[tuple[list[State], list[State]]] = field(default_factory=list)
+    did_work: bool = False
+
+    @property
+    def closure(self) -> tuple[dict[str, Value], ...]:
+        if self.func is None or self.func.closure is None:
+            return ()
+        return self.func.closure
+
+
+@dataclass
+class Region:
+    """A timed region: a stop read and the start read(s) it is subtracted from."""
+
+    stop: cst.Call
+    starts: frozenset[Site]
+    where: StmtLoc
+    unsynced: frozenset[Site]  # work dispatched after the start, not waited for at the stop
+    host_synced: frozenset[Site]  # work waited for only by a host transfer
+    snapshot: Snapshot
+
+
+@dataclass(frozen=True)
+class SyncPlan:
+    """How to sync a region: names to block on before the stop, expression statements to wrap."""
+
+    before: StmtLoc
+    names: tuple[str, ...]
+    wraps: tuple[cst.Expr, ...]
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a chain of names and attributes, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    return None
+
+
+def _base_name(node: cst.BaseExpression) -> str | None:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def _strip_parens(node: cst.BaseExpression) -> cst.BaseExpression:
+    return node
+
+
+def _is_const_string(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+
+
+class FlowAnalysis:
+    """Abstract interpretation of one module; see the module docstring."""
+
+    def __init__(self, module: cst.Module, scopes: Mapping[cst.CSTNode, Scope | None]) -> None:
+        self.module = module
+        self.scopes = scopes
+        self.globals: dict[str, Value] = {}
+        self.snapshots: dict[Site, Snapshot] = {}
+        self.where: dict[Site, StmtLoc] = {}
+        self.pairs: set[tuple[Site, Site]] = set()
+        self.bare: dict[Site, cst.Expr] = {}
+        self.bare_covers: dict[Site, frozenset[Site]] = {}
+        self._memo: dict[tuple[object, ...], Summary] = {}
+        self._active: set[tuple[object, ...]] = set()
+        self._frames: list[Frame] = []
+        self._loc: StmtLoc = StmtLoc(module, False)
+        self._funcs: list[Func] = []
+        self._klass: Klass | None = None
+        self._in_pass = 0
+
+    # ------------------------------------------------------------------ driver
+    def run(self) -> FlowAnalysis:
+        # Pass 1 learns what module-level names hold, so that functions see globals bound
+        # after their definition; pass 2 is the real run, with those globals.
+        self._in_pass = 1
+        end = self._run_module()
+        self.globals = dict(end.env)
+        self._reset()
+        self._in_pass = 2
+        self._run_module()
+        done: set[cst.CSTNode] = set()
+        i = 0
+        while i < len(self._funcs):
+            fn = self._funcs[i]
+            i += 1
+            if fn.node in done:
+                continue
+            done.add(fn.node)
+            self._call_function(fn, self._default_params(fn), count=False)
+        return self
+
+    def _reset(self) -> None:
+        self.snapshots.clear()
+        self.where.clear()
+        self.pairs.clear()
+        self.bare.clear()
+        self.bare_covers.clear()
+        self._memo.clear()
+        self._active.clear()
+        self._funcs.clear()
+
+    def _run_module(self) -> State:
+        self._frames = [Frame(func=None)]
+        st = self._exec_block(self.module.body, State())
+        self._frames.pop()
+        return st
+
+    @property
+    def frame(self) -> Frame:
+        return self._frames[-1]
+
+    # ------------------------------------------------------------------ results
+    def regions(self) -> list[Region]:
+        by_stop: dict[Site, set[Site]] = {}
+        for stop, start in self.pairs:
+            by_stop.setdefault(stop, set()).add(start)
+        out = []
+        for stop, starts in by_stop.items():
+            snap = self.snapshots.get(stop)
+            if snap is None or not isinstance(stop, cst.Call):
+                continue
+            unsynced = frozenset(s for s, tags in snap.pending.items() if tags & starts)
+            host = frozenset(s for s, tags in snap.transferred.items() if tags & starts)
+            out.append(Region(stop, frozenset(starts), self.where[stop], unsynced, host, snap))
+        return out
+
+    def sync_plan(self, region: Region, order: Mapping[Site, tuple[int, int]]) -> SyncPlan | None:
+        """The smallest honest fix: block on the region's results (values no other pending
+        value was computed from) before the stop read; wrap dropped results in place."""
+        todo = set(region.unsynced)
+        if not todo:
+            return None
+        snap = region.snapshot
+        bound = snap.bound or frozenset()
+        cands = {
+            name: v
+            for name, v in snap.holders.items()
+            if v.origin & todo and name in bound
+        }
+        plain_origins = frozenset().union(*(v.origin for v in cands.values() if not v.container))
+        chosen = []
+        for name, v in cands.items():
+            if v.container and v.origin <= plain_origins:
+                continue
+            if any(o != name and v.origin <= w.deps for o, w in cands.items()):
+                continue
+            chosen.append(name)
+
+        def first(name: str) -> tuple[int, int]:
+            return min((order.get(s, (0, 0)) for s in cands[name].origin), default=(0, 0))
+
+        chosen.sort(key=lambda n: (first(n), n))
+        covered: set[Site] = set()
+        for name in chosen:
+            covered |= cands[name].covers
+        wraps = []
+        for site in sorted(todo - covered, key=lambda s: order.get(s, (0, 0)), reverse=True):
+            if site in covered:
+                continue
+            stmt = self.bare.get(site)
+            if stmt is None:
+                continue
+            wraps.append(stmt)
+            covered |= self.bare_covers.get(site, frozenset({site}))
+        if todo - covered:
+            return None
+        if chosen and not region.where.fixable:
+            return None
+        if any(region.where.node is w for w in wraps):
+            return None
+        return SyncPlan(region.where, tuple(chosen), tuple(reversed(wraps)))
+
+    # ------------------------------------------------------------------ names
+    def _lookup(self, name: str, st: State) -> tuple[bool, Value]:
+        if name in st.env:
+            return True, st.env[name]
+        for env in self.frame.closure:
+            if name in env:
+                return True, env[name]
+        if len(self._frames) > 1 and name in self.globals:
+            return True, self.globals[name]
+        return False, None
+
+    def _qualified(self, node: cst.BaseExpression) -> str | None:
+        scope = self.scopes.get(node)
+        if scope is None:
+            return None
+        try:
+            found = scope.get_qualified_names_for(node)
+        except Exception:  # libcst raises on some odd nodes; they name nothing we know
+            return None
+        external = sorted(
+            q.name
+            for q in found
+            if q.source in (QualifiedNameSource.IMPORT, QualifiedNameSource.BUILTIN)
+        )
+        return external[0] if external else None
+
+    # ------------------------------------------------------------------ effects
+    def _dispatch(self, site: Site, inputs: Sequence[Value], st: State) -> JaxVal:
+        """``site`` dispatches device work; return the (pending) value it produces."""
+        self.frame.did_work = True
+        for key, value in list(st.env.items()):
+            # The site runs again: values dispatched before its newest run no longer cover it.
+            if isinstance(value, JaxVal) and site in value.covers:
+                st.env[key] = replace(value, covers=value.covers - {site})
+        covers = frozenset(st.pending) | frozenset(st.transferred) | {site}
+        st.pending[site] = st.reads
+        st.transferred.pop(site, None)
+        deps = EMPTY
+        for v in inputs:
+            if isinstance(v, JaxVal):
+                deps = deps | v.origin | v.deps
+        return JaxVal(covers, frozenset({site}), deps)
+
+    def _sync(self, value: Value, st: State, transfer: bool = False) -> None:
+        if not isinstance(value, JaxVal):
+            return
+        for site in value.covers:
+            if site in st.pending:
+                tags = st.pending.pop(site)
+                if transfer:
+                    st.transferred[site] = tags
+            elif not transfer:
+                st.transferred.pop(site, None)
+
+    def _sync_all(self, st: State, transfer: bool = False) -> None:
+        self._sync(JaxVal(frozenset(st.pending) | frozenset(st.transferred)), st, transfer)
+
+    def _timer_read(self, node: cst.Call, st: State) -> TimerRead:
+        snap = self.snapshots.setdefault(node, Snapshot())
+        snap.add(st)
+        self.where.setdefault(node, self._loc)
+        for table in (st.pending, st.transferred):
+            for site, tags in table.items():
+                if node in tags:
+                    table[site] = tags - {node}
+        st.reads = st.reads | {node}
+        return TimerRead(frozenset({node}))
+
+    def _truth(self, value: Value, st: State) -> None:
+        """Python asks for ``bool(value)``: a host transfer when it is a JAX value."""
+        self._sync(value, st, transfer=True)
+
+    # ------------------------------------------------------------------ binding
+    def _bind(self, target: cst.BaseExpression, value: Value, st: State,
+              source: cst.BaseExpression | None = None) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            elems = [e.value for e in target.elements]
+            if isinstance(source, (cst.Tuple, cst.List)) and len(source.elements) == len(elems):
+                # a, b = f(x), g(x): each target gets its own element, already evaluated
+                values = getattr(self, "_last_elements", None) or [value] * len(elems)
+                for t, v in zip(elems, values):
+                    self._bind(t, v, st)
+                return
+            part = value if isinstance(value, JaxVal) else None
+            for t in elems:
+                self._bind(t.value if isinstance(t, cst.StarredElement) else t, part, st)
+            return
+        if isinstance(target, cst.StarredElement):
+            self._bind(target.value, value, st)
+            return
+        if isinstance(target, cst.Subscript):
+            key = dotted(target.value)
+            if key is not None and isinstance(value, JaxVal):
+                old = st.env.get(key)
+                new = replace(value, container=True)
+                st.env[key] = join_values(old, new) if isinstance(old, JaxVal) else new
+                st.bound = st.bound | {key}
+            return
+        key = dotted(target)
+        if key is None:
+            return
+        prefix = key + "."
+        for k in [k for k in st.env if k.startswith(prefix)]:
+            del st.env[k]
+        st.bound = frozenset(b for b in st.bound if not b.startswith(prefix))
+        st.env[key] = value
+        st.bound = st.bound | {key}
+
+    def _unbind(self, key: str, st: State) -> None:
+        st.env.pop(key, None)
+        st.bound = st.bound - {key}
+
+    # ------------------------------------------------------------------ statements
+    def _exec_block(self, body: Sequence[cst.CSTNode], st: State) -> State:
+        for stmt in body:
+            if not st.live:
+                break
+            st = self._exec_stmt(stmt, st)
+        return st
+
+    def _exec_suite(self, suite: cst.BaseSuite, st: State) -> State:
+        if isinstance(suite, cst.IndentedBlock):
+            return self._exec_block(suite.body, st)
+        return self._exec_stmt(suite, st)
+
+    def _exec_stmt(self, stmt: cst.CSTNode, st: State) -> State:
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in stmt.body:
+                if not st.live:
+                    break
+                self._loc = StmtLoc(small, True)
+                st = self._exec_small(small, st)
+            return st
+        method = getattr(self, "_exec_" + type(stmt).__name__, None)
+        if method is None:
+            return st
+        result: State = method(stmt, st)
+        return result
+
+    def _exec_small(self, small: cst.BaseSmallStatement, st: State) -> State:
+        if isinstance(small, cst.Expr):
+            value = self._eval(small.value, st)
+            if isinstance(value, JaxVal) and small.value in value.origin:
+                self.bare[small.value] = small
+                old = self.bare_covers.get(small.value, EMPTY)
+                self.bare_covers[small.value] = old | value.covers
+        elif isinstance(small, cst.Assign):
+            self._last_elements = None
+            value = self._eval(small.value, st)
+            for t in small.targets:
+                self._bind(t.target, value, st, small.value)
+            self._last_elements = None
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self._last_elements = None
+                value = self._eval(small.value, st)
+                self._bind(small.target, value, st, small.value)
+                self._last_elements = None
+        elif isinstance(small, cst.AugAssign):
+            left = self._eval(small.target, st)
+            right = self._eval(small.value, st)
+            if isinstance(left, JaxVal) or isinstance(right, JaxVal):
+                result: Value = self._dispatch(small, [left, right], st)
+            else:
+                result = None
+            self._bind(small.target, result, st)
+        elif isinstance(small, cst.Return):
+            value = self._eval(small.value, st) if small.value is not None else None
+            self.frame.returns.append((st.copy(), value))
+            st.live = False
+        elif isinstance(small, cst.Raise):
+            if small.exc is not None:
+                self._eval(small.exc, st)
+            st.live = False
+        elif isinstance(small, cst.Assert):
+            self._truth(self._eval(small.test, st), st)
+            if small.msg is not None:
+                self._eval(small.msg, st)
+        elif isinstance(small, cst.Del):
+            self._del(small.target, st)
+        elif isinstance(small, (cst.Break, cst.Continue)):
+            if self.frame.loops:
+                which = 0 if isinstance(small, cst.Break) else 1
+                self.frame.loops[-1][which].append(st.copy())
+            st.live = False
+        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+            if not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    bound = alias.asname.name if alias.asname else alias.name
+                    key = dotted(bound) if isinstance(bound, (cst.Name, cst.Attribute)) else None
+                    if key:
+                        self._unbind(key.split(".")[0], st)
+        return st
+
+    def _del(self, target: cst.BaseExpression, st: State) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for e in target.elements:
+                self._del(e.value, st)
+            return
+        key = dotted(target)
+        if key is not None:
+            self._unbind(key, st)
+
+    def _exec_If(self, stmt: cst.If, st: State, is_elif: bool = False) -> State:
+        self._loc = StmtLoc(stmt, not is_elif)
+        self._truth(self._eval(stmt.test, st), st)
+        then = self._exec_suite(stmt.body, st.copy())
+        if stmt.orelse is None:
+            other = st
+        elif isinstance(stmt.orelse, cst.If):
+            other = self._exec_If(stmt.orelse, st.copy(), is_elif=True)
+        else:
+            other = self._exec_suite(stmt.orelse.body, st.copy())
+        return join_states([then, other])
+
+    def _loop(self, head: State, run_body: object, stmt: cst.For | cst.While,
+              test: cst.BaseExpression | None) -> State:
+        breaks: list[State] = []
+        last_ends: list[State] = []
+        exit_state = head
+        for _ in range(MAX_LOOP_ROUNDS):
+            cond = head.copy()
+            if test is not None:
+                self._loc = StmtLoc(stmt, False)
+                self._truth(self._eval(test, cond), cond)
+            exit_state = cond
+            brk: list[State] = []
+            cont: list[State] = []
+            self.frame.loops.append((brk, cont))
+            assert callable(run_body)
+            end = run_body(cond.copy())
+            self.frame.loops.pop()
+            breaks.extend(brk)
+            last_ends = [s for s in [end, *cont, *brk] if s.live]
+            new_head = join_states([head, end, *cont])
+            if new_head.same_as(head):
+                break
+            head = new_head
+        infinite = isinstance(test, cst.Name) and test.value == "True"
+        normal = [] if infinite else [exit_state]
+        if stmt.orelse is not None and normal:
+            normal = [self._exec_suite(stmt.orelse.body, exit_state.copy())]
+        out = join_states(normal + breaks)
+        if last_ends and out.live:
+            # Names bound in the body count as bound after it: code that syncs "the last
+            # result of the loop" assumes the loop ran, and so does our inserted sync.
+            bound = frozenset.intersection(*(s.bound for s in last_ends))
+            out.bound = out.bound | (bound & frozenset(out.env))
+        return out
+
+    def _exec_For(self, stmt: cst.For, st: State) -> State:
+        self._loc = StmtLoc(stmt, True)
+        it = self._eval(stmt.iter, st)
+        elem = it if isinstance(it, JaxVal) else None
+
+        def body(state: State) -> State:
+            self._bind(stmt.target, elem, state)
+            return self._exec_suite(stmt.body, state)
+
+        return self._loop(st, body, stmt, None)
+
+    def _exec_While(self, stmt: cst.While, st: State) -> State:
+        return self._loop(st, lambda state: self._exec_suite(stmt.body, state), stmt, stmt.test)
+
+    def _exec_Try(self, stmt: cst.Try | cst.TryStar, st: State) -> State:
+        body_end = self._exec_suite(stmt.body, st.copy())
+        # An exception can leave the body anywhere; its two ends bound what handlers see.
+        start = join_states([st, body_end])
+        ends = []
+        for handler in stmt.handlers:
+            h = start.copy()
+            if handler.type is not None:
+                self._eval(handler.type, h)
+            if handler.name is not None:
+                self._bind(handler.name.name, None, h)
+            ends.append(self._exec_suite(handler.body, h))
+        if stmt.orelse is not None:
+            body_end = self._exec_suite(stmt.orelse.body, body_end)
+        out = join_states([body_end, *ends])
+        if stmt.finalbody is not None:
+            if not out.live:
+                self._exec_suite(stmt.finalbody.body, start.copy())
+                return out
+            out = self._exec_suite(stmt.finalbody.body, out)
+        return out
+
+    _exec_TryStar = _exec_Try
+
+    def _exec_With(self, stmt: cst.With, st: State) -> State:
+        self._loc = StmtLoc(stmt, True)
+        for item in stmt.items:
+            self._eval(item.item, st)
+            if item.asname is not None:
+                self._bind(item.asname.name, None, st)
+        return self._exec_suite(stmt.body, st)
+
+    def _exec_Match(self, stmt: cst.Match, st: State) -> State:
+        self._loc = StmtLoc(stmt, True)
+        self._eval(stmt.subject, st)
+        ends = [st]
+        for case in stmt.cases:
+            c = st.copy()
+            if case.guard is not None:
+                self._truth(self._eval(case.guard, c), c)
+            ends.append(self._exec_suite(case.body, c))
+        return join_states(ends)
+
+    def _exec_FunctionDef(self, stmt: cst.FunctionDef, st: State) -> State:
+        self._loc = StmtLoc(stmt, True)
+        closure = None
+        if len(self._frames) > 1:
+            closure = (dict(st.env), *self.frame.closure)
+        fn = Func(stmt, closure, self._klass)
+        self._funcs.append(fn)
+        value: Value = fn
+        for deco in reversed(stmt.decorators):
+            d = self._eval(deco.decorator, st)
+            value = self._apply_decorator(d, value)
+        self._bind(stmt.name, value, st)
+        return st
+
+    def _apply_decorator(self, deco: Value, value: Value) -> Value:
+        if isinstance(deco, Transform):
+            return JaxCallable()
+        if isinstance(deco, Ref):
+            kind = names.classify(deco.name)
+            if kind is CallKind.TRANSFORM:
+                return JaxCallable()
+            if deco.name in ("builtins.staticmethod", "builtins.classmethod", "builtins.property"):
+                return value
+            if kind is CallKind.UNKNOWN and names.is_jax_library(deco.name):
+                return JaxCallable()
+        if isinstance(deco, JaxCallable):
+            return JaxCallable()
+        return value
+
+    def _exec_ClassDef(self, stmt: cst.ClassDef, st: State) -> State:
+        self._loc = StmtLoc(stmt, True)
+        klass = Klass(stmt)
+        outer = self._klass
+        self._klass = klass
+        body_state = State(env={})
+        body_state = self._exec_suite(stmt.body, body_state)
+        self._klass = outer
+        klass.members.update(body_state.env)
+        self._bind(stmt.name, klass, st)
+        # Learn the instance's attributes before any method is analysed at a call:
+        # constructors first, then every other method.
+        methods = [v for v in klass.members.values() if isinstance(v, Func)]
+        methods.sort(key=lambda f: f.node.name.value not in ("__init__", "setup", "__post_init__")
+                     if isinstance(f.node, cst.FunctionDef) else True)
+        for fn in methods:
+            self._call_function(fn, self._default_params(fn), count=False)
+        return st
+
+    # ------------------------------------------------------------------ expressions
+    def _eval(self, node: cst.BaseExpression, st: State) -> Value:
+        method = getattr(self, "_eval_" + type(node).__name__, None)
+        if method is None:
+            for child in node.children:
+                if isinstance(child, cst.BaseExpression):
+                    self._eval(child, st)
+            return None
+        result: Value = method(node, st)
+        return result
+
+    def _eval_Name(self, node: cst.Name, st: State) -> Value:
+        found, value = self._lookup(node.value, st)
+        if found:
+            return value
+        q = self._qualified(node)
+        return Ref(q) if q else None
+
+    def _eval_Attribute(self, node: cst.Attribute, st: State) -> Value:
+        key = dotted(node)
+        if key is not None:
+            found, value = self._lookup(key, st)
+            if found:
+                return value
+            base_name = _base_name(node)
+            if base_name is not None and not self._lookup(base_name, st)[0]:
+                q = self._qualified(node)
+                if q:
+                    return Ref(q)
+        base = self._eval(node.value, st)
+        return self._attribute_of(base, node.attr.value, node, st)
+
+    def _attribute_of(self, base: Value, attr: str, node: cst.CSTNode, st: State) -> Value:
+        if isinstance(base, JaxVal):
+            if attr in names.WORK_ATTRIBUTES:
+                return self._dispatch(node, [base], st)
+            if attr in names.INERT_ATTRIBUTES:
+                return None
+            return base  # a field of a pytree (state.params) or ``.at``
+        if isinstance(base, (Instance, Klass)):
+            klass = base.klass if isinstance(base, Instance) else base
+            return klass.members.get(attr)
+        if isinstance(base, LibObject):
+            return LibObject()
+        return None
+
+    def _eval_Call(self, node: cst.Call, st: State) -> Value:
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            key = dotted(func)
+            found = key is not None and self._lookup(key, st)[0]
+            base_name = _base_name(func)
+            q = None
+            if not found and base_name is not None and not self._lookup(base_name, st)[0]:
+                q = self._qualified(func)
+            if q is not None:
+                return self._call_ref(q, node, st)
+            if found:
+                assert key is not None
+                return self._call_value(self._lookup(key, st)[1], node, st)
+            base = self._eval(func.value, st)
+            return self._call_method(base, func.attr.value, dotted(func.value), node, st)
+        callee = self._eval(func, st)
+        return self._call_value(callee, node, st)
+
+    def _args(self, node: cst.Call, st: State) -> list[tuple[str | None, str, Value]]:
+        out = []
+        for arg in node.args:
+            value = self._eval(arg.value, st)
+            kw = arg.keyword.value if arg.keyword is not None else None
+            out.append((kw, arg.star, value))
+        return out
+
+    def _call_value(self, callee: Value, node: cst.Call, st: State) -> Value:
+        if isinstance(callee, Ref):
+            return self._call_ref(callee.name, node, st)
+        args = self._args(node, st)
+        values = [v for _, _, v in args]
+        if isinstance(callee, JaxCallable):
+            result = self._dispatch(node, values, st)
+            if callee.synced:
+                self._sync(result, st)
+            return result
+        if isinstance(callee, Transform):
+            return JaxCallable()
+        if isinstance(callee, Func):
+            return self._call_func(callee, node, args, None, st)
+        if isinstance(callee, Klass):
+            init = callee.members.get("__init__")
+            if isinstance(init, Func):
+                self._call_func(init, node, args, Instance(callee), st)
+            return Instance(callee)
+        if isinstance(callee, Instance):
+            call = callee.klass.members.get("__call__")
+            if isinstance(call, JaxCallable):
+                return self._dispatch(node, values, st)
+            if isinstance(call, Func):
+                return self._call_func(call, node, args, callee, st)
+            return None
+        if isinstance(callee, LibObject):
+            if any(isinstance(v, JaxVal) for v in values):
+                return self._dispatch(node, values, st)
+            return LibObject()
+        return None
+
+    def _call_ref(self, q: str, node: cst.Call, st: State) -> Value:
+        kind = names.classify(q)
+        if kind is CallKind.TIMER:
+            self._args(node, st)
+            return self._timer_read(node, st)
+        args = self._args(node, st)
+        values = [v for _, _, v in args]
+        jax_args = [v for v in values if isinstance(v, JaxVal)]
+        if kind is CallKind.SYNC:
+            for v in jax_args:
+                self._sync(v, st)
+            return union_jax(values)
+        if kind is CallKind.TRANSFER:
+            for v in jax_args:
+                self._sync(v, st, transfer=True)
+            return None
+        if kind is CallKind.TREE_MAP:
+            return self._tree_map(node, values, st)
+        if kind is CallKind.TRANSFORM:
+            return JaxCallable()
+        if kind is CallKind.PARTIAL:
+            first = values[0] if values else None
+            if isinstance(first, Ref) and names.classify(first.name) is CallKind.TRANSFORM:
+                return Transform()
+            return first
+        if kind is CallKind.WORK:
+            return self._dispatch(node, values, st)
+        if kind is CallKind.HOST:
+            for v in jax_args:
+                self._sync(v, st, transfer=True)
+            return None
+        if kind is CallKind.NO_WORK:
+            return None
+        if q == "builtins.sum" and jax_args:
+            return self._dispatch(node, values, st)
+        if q in ("builtins.list", "builtins.tuple", "builtins.dict", "builtins.sorted",
+                 "builtins.reversed"):
+            return union_jax(values)
+        if q in ("builtins.max", "builtins.min") and jax_args:
+            for v in jax_args:
+                self._sync(v, st, transfer=True)
+            return None
+        if names.is_jax_library(q):
+            if jax_args:
+                return self._dispatch(node, values, st)
+            return LibObject()
+        return None
+
+    def _call_method(self, base: Value, attr: str, base_key: str | None, node: cst.Call,
+                     st: State) -> Value:
+        args = self._args(node, st)
+        values = [v for _, _, v in args]
+        if isinstance(base, JaxVal):
+            if attr == "block_until_ready":
+                self._sync(base, st)
+                return base
+            if attr in names.TRANSFER_METHODS:
+                self._sync(base, st, transfer=True)
+                return None
+            if attr in names.CONTAINER_MUTATORS:
+                self._put(base_key, values, st)
+                return None
+            if attr in names.INERT_ATTRIBUTES:
+                return None
+            return self._dispatch(node, [base, *values], st)
+        if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
+            self._put(base_key, values, st)
+            return None
+        if isinstance(base, (JaxCallable, Func)) and attr in ("lower", "trace"):
+            return Lowered()
+        if isinstance(base, Lowered):
+            return JaxCallable() if attr == "compile" else None
+        if isinstance(base, (JaxCallable, Func, Instance, LibObject)) and attr == "__call__":
+            return self._call_value(base, node, st)
+        if isinstance(base, Instance):
+            member = base.klass.members.get(attr)
+            if isinstance(member, Func):
+                return self._call_func(member, node, args, base, st)
+            if isinstance(member, JaxCallable):
+                return self._dispatch(node, values, st)
+            return None
+        if isinstance(base, Klass):
+            member = base.members.get(attr)
+            if isinstance(member, Func):
+                return self._call_func(member, node, args, None, st)
+            if isinstance(member, JaxCallable):
+                return self._dispatch(node, values, st)
+            return None
+        if isinstance(base, LibObject):
+            if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
+                return self._dispatch(node, values, st)
+            return LibObject()
+        if isinstance(base, str):
+            return None
+        if isinstance(base, (Ref,)) or base is None:
+            # ``"{}".format(y)`` formats (copies) its JAX arguments
+            if attr == "format" and isinstance(node.func, cst.Attribute) and _is_const_string(
+                node.func.value
+            ):
+                for v in values:
+                    self._sync(v, st, transfer=True)
+        return None
+
+    def _put(self, key: str | None, values: Sequence[Value], st: State) -> None:
+        item = union_jax(values)
+        if key is None or item is None:
+            return
+        old = st.env.get(key)
+        new = replace(item, container=True)
+        st.env[key] = join_values(old, new) if isinstance(old, JaxVal) else new
+        st.bound = st.bound | {key}
+
+    def _tree_map(self, node: cst.Call, values: list[Value], st: State) -> Value:
+        fn = values[0] if values else None
+        trees = values[1:]
+        effect = self._effect_on_args(fn, len(trees))
+        if effect == "sync":
+            for v in trees:
+                self._sync(v, st)
+            return union_jax(trees)
+        if effect == "transfer":
+            for v in trees:
+                self._sync(v, st, transfer=True)
+            return None
+        if effect == "work" or any(isinstance(v, JaxVal) for v in trees):
+            return self._dispatch(node, trees, st)
+        return None
+
+    def _effect_on_args(self, fn: Value, arity: int) -> str | None:
+        """What a function does to JAX values passed to it: sync, transfer, work or nothing."""
+        if isinstance(fn, Ref):
+            kind = names.classify(fn.name)
+            if kind is CallKind.SYNC:
+                return "sync"
+            if kind in (CallKind.TRANSFER, CallKind.HOST):
+                return "transfer"
+            if kind is CallKind.WORK:
+                return "work"
+            return None
+        if isinstance(fn, JaxCallable):
+            return "sync" if fn.synced else "work"
+        if isinstance(fn, Func):
+            params = self._positional_params(fn.node)
+            summary = self._call_function(
+                fn, {p: INPUT for p in params[: max(arity, 1)]}, count=True
+            )
+            if summary.waits:
+                return "sync"
+            if summary.waits_by_transfer:
+                return "transfer"
+            return "work" if summary.work else None
+        return None
+
+    # ------------------------------------------------------------------ calls of own functions
+    @staticmethod
+    def _positional_params(node: cst.FunctionDef | cst.Lambda) -> list[str]:
+        p = node.params
+        return [x.name.value for x in (*p.posonly_params, *p.params)]
+
+    def _default_params(self, fn: Func) -> dict[str, Value]:
+        params = self._positional_params(fn.node)
+        out: dict[str, Value] = {}
+        if fn.owner is not None and params and isinstance(fn.node, cst.FunctionDef):
+            decos = {dotted(d.decorator) for d in fn.node.decorators}
+            if "staticmethod" not in decos:
+                out[params[0]] = fn.owner if "classmethod" in decos else Instance(fn.owner)
+        return out
+
+    def _call_func(self, fn: Func, node: cst.Call, args: list[tuple[str | None, str, Value]],
+                   self_value: Value, st: State) -> Value:
+        params = self._bind_params(fn, args, self_value)
+        summary = self._call_function(fn, params, count=True)
+        values = [v for _, _, v in args]
+        if summary.waits or summary.waits_by_transfer:
+            self._sync_all(st, transfer=not summary.waits)
+            if summary.work:
+                result = self._dispatch(node, values, st)
+                self._sync(result, st, transfer=not summary.waits)
+                return result
+        elif summary.work:
+            return self._dispatch(node, values, st)
+        if isinstance(summary.result, JaxVal):
+            return union_jax(values) or INPUT
+        return summary.result
+
+    def _bind_params(self, fn: Func, args: list[tuple[str | None, str, Value]],
+                     self_value: Value) -> dict[str, Value]:
+        p = fn.node.params
+        positional = self._positional_params(fn.node)
+        out: dict[str, Value] = {}
+        if self_value is not None and positional:
+            out[positional[0]] = self_value
+            positional = positional[1:]
+        elif fn.owner is not None and positional and self_value is None:
+            defaults = self._default_params(fn)
+            out.update(defaults)
+            positional = [x for x in positional if x not in defaults]
+        star_name = p.star_arg.name.value if isinstance(p.star_arg, cst.Param) else None
+        kwargs_name = p.star_kwarg.name.value if p.star_kwarg is not None else None
+        keyword_names = {x.name.value for x in (*p.params, *p.kwonly_params)}
+        i = 0
+        extra: list[Value] = []
+        for kw, star, value in args:
+            if kw is not None:
+                if kw in keyword_names:
+                    out[kw] = value
+                elif kwargs_name:
+                    out[kwargs_name] = join_values(out.get(kwargs_name), value)
+            elif star == "*":
+                # f(*args): whatever it holds may land in any remaining positional parameter
+                for name in positional[i:]:
+                    out[name] = value
+                extra.append(value)
+                i = len(positional)
+            elif star == "**":
+                if kwargs_name:
+                    out[kwargs_name] = value
+            elif i < len(positional):
+                out[positional[i]] = value
+                i += 1
+            else:
+                extra.append(value)
+        if star_name is not None:
+            out[star_name] = union_jax(extra) if any(isinstance(v, JaxVal) for v in extra) else (
+                extra[0] if len(extra) == 1 and not isinstance(extra[0], JaxVal) else None
+            )
+        return out
+
+    @staticmethod
+    def _key_of(value: Value) -> object:
+        if isinstance(value, JaxVal):
+            return "jax"
+        if isinstance(value, TimerRead):
+            return None
+        return value
+
+    def _call_function(self, fn: Func, params: dict[str, Value], count: bool) -> Summary:
+        if isinstance(fn.node, cst.FunctionDef) and _is_generator(fn.node):
+            return NOTHING
+        key = (fn.node, tuple(sorted((k, id(self._key_of(v)) if isinstance(
+            self._key_of(v), (Func, Klass)) else self._key_of(v)) for k, v in params.items())))
+        try:
+            hash(key)
+        except TypeError:
+            key = (fn.node, tuple(sorted(params)))
+        if key in self._memo:
+            return self._memo[key]
+        if key in self._active or len(self._frames) > MAX_CALL_DEPTH:
+            return NOTHING
+        self._active.add(key)
+        entry = fn.node
+        frame = Frame(func=fn, entry=entry)
+        st = State(pending={entry: EMPTY})
+        for name, value in params.items():
+            st.env[name] = JaxVal(covers=frozenset({entry})) if isinstance(value, JaxVal) else value
+            st.bound = st.bound | {name}
+        for x in _all_params(fn.node):
+            if x not in st.env:
+                st.env[x] = None
+                st.bound = st.bound | {x}
+        saved_loc = self._loc
+        self._frames.append(frame)
+        try:
+            if isinstance(fn.node, cst.Lambda):
+                value = self._eval(fn.node.body, st)
+                frame.returns.append((st, value))
+            else:
+                end = self._exec_suite(fn.node.body, st)
+                if end.live:
+                    frame.returns.append((end, None))
+        finally:
+            self._frames.pop()
+            self._loc = saved_loc
+            self._active.discard(key)
+        exits = [s for s, _ in frame.returns]
+        self._harvest_attributes(fn, params, exits)
+        waits = bool(exits) and all(entry not in s.pending and entry not in s.transferred
+                                    for s in exits)
+        by_transfer = bool(exits) and not waits and all(entry not in s.pending for s in exits)
+        result: Value = None
+        for _, v in frame.returns:
+            result = join_values(result, v)
+        summary = Summary(frame.did_work, waits, by_transfer, result)
+        self._memo[key] = summary
+        return summary
+
+    def _harvest_attributes(self, fn: Func, params: dict[str, Value], exits: list[State]) -> None:
+        """Remember what a method stores on ``self`` (``self.fn = jax.jit(...)`` in
+        ``__init__``) so other methods see it as an attribute of the instance."""
+        if fn.owner is None or isinstance(fn.node, cst.Lambda):
+            return
+        positional = self._positional_params(fn.node)
+        if not positional or not isinstance(params.get(positional[0]), Instance):
+            return
+        prefix = positional[0] + "."
+        members = fn.owner.members
+        for st in exits:
+            for key, value in st.env.items():
+                if not key.startswith(prefix) or "." in key[len(prefix):] or value is None:
+                    continue
+                attr = key[len(prefix):]
+                if isinstance(value, JaxVal):
+                    value = INPUT
+                if attr not in members or not isinstance(members[attr], (Func, JaxCallable)):
+                    members[attr] = join_values(members.get(attr), value)
+
+    # remaining expression kinds
+    def _eval_Lambda(self, node: cst.Lambda, st: State) -> Value:
+        closure = (dict(st.env), *self.frame.closure) if len(self._frames) > 1 else None
+        fn = Func(node, closure, None)
+        return fn
+
+    def _eval_BinaryOperation(self, node: cst.BinaryOperation, st: State) -> Value:
+        left = self._eval(node.left, st)
+        right = self._eval(node.right, st)
+        if isinstance(node.operator, cst.Subtract) and isinstance(left, TimerRead) and isinstance(
+            right, TimerRead
+        ):
+            for stop in left.sites:
+                for start in right.sites:
+                    if stop is not start or len(right.sites) > 1 or True:
+                        self.pairs.add((stop, start))
+            return None
+        if isinstance(node.operator, cst.Modulo) and _is_const_string(node.left):
+            self._sync(right, st, transfer=True)
+            return None
+        if isinstance(left, JaxVal) or isinstance(right, JaxVal):
+            return self._dispatch(node, [left, right], st)
+        return None
+
+    def _eval_UnaryOperation(self, node: cst.UnaryOperation, st: State) -> Value:
+        value = self._eval(node.expression, st)
+        if isinstance(node.operator, cst.Not):
+            self._truth(value, st)
+            return None
+        if isinstance(value, JaxVal):
+            return self._dispatch(node, [value], st)
+        return None
+
+    def _eval_BooleanOperation(self, node: cst.BooleanOperation, st: State) -> Value:
+        left = self._eval(node.left, st)
+        self._truth(left, st)
+        right = self._eval(node.right, st)
+        return join_values(left, right)
+
+    def _eval_Comparison(self, node: cst.Comparison, st: State) -> Value:
+        values = [self._eval(node.left, st)]
+        array_op = False
+        for target in node.comparisons:
+            values.append(self._eval(target.comparator, st))
+            if not isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)):
+                array_op = True
+        if array_op and any(isinstance(v, JaxVal) for v in values):
+            return self._dispatch(node, values, st)
+        return None
+
+    def _eval_Subscript(self, node: cst.Subscript, st: State) -> Value:
+        base = self._eval(node.value, st)
+        keys = []
+        for el in node.slice:
+            sl = el.slice
+            if isinstance(sl, cst.Index):
+                keys.append(sl.value)
+                self._eval(sl.value, st)
+            elif isinstance(sl, cst.Slice):
+                for part in (sl.lower, sl.upper, sl.step):
+                    if part is not None:
+                        self._eval(part, st)
+        if not isinstance(base, JaxVal):
+            return None
+        if base.container or (len(keys) == 1 and _is_const_string(keys[0])):
+            return base  # an element of a Python container or a dict pytree
+        return self._dispatch(node, [base], st)
+
+    def _elements(self, node: cst.Tuple | cst.List | cst.Set, st: State) -> Value:
+        values = [self._eval(e.value, st) for e in node.elements]
+        self._last_elements = values
+        joined = union_jax(values)
+        return replace(joined, container=True) if joined is not None else None
+
+    _eval_Tuple = _elements
+    _eval_List = _elements
+    _eval_Set = _elements
+
+    def _eval_Dict(self, node: cst.Dict, st: State) -> Value:
+        values = []
+        for el in node.elements:
+            if isinstance(el, cst.DictElement):
+                self._eval(el.key, st)
+            values.append(self._eval(el.value, st))
+        joined = union_jax(values)
+        return replace(joined, container=True) if joined is not None else None
+
+    def _eval_IfExp(self, node: cst.IfExp, st: State) -> Value:
+        self._truth(self._eval(node.test, st), st)
+        return join_values(self._eval(node.body, st), self._eval(node.orelse, st))
+
+    def _eval_FormattedString(self, node: cst.FormattedString, st: State) -> Value:
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                # Formatting a JAX value copies it to the host, which waits for it.
+                self._sync(self._eval(part.expression, st), st, transfer=True)
+                if part.format_spec:
+                    for spec in part.format_spec:
+                        if isinstance(spec, cst.FormattedStringExpression):
+                            self._eval(spec.expression, st)
+        return None
+
+    def _eval_NamedExpr(self, node: cst.NamedExpr, st: State) -> Value:
+        value = self._eval(node.value, st)
+        self._bind(node.target, value, st)
+        return value
+
+    def _comprehension(self, node: cst.BaseComp, st: State) -> Value:
+        saved = dict(st.env)
+        bound = st.bound
+        comp: cst.CompFor | None = node.for_in
+        while comp is not None:
+            it = self._eval(comp.iter, st)
+            self._bind(comp.target, it if isinstance(it, JaxVal) else None, st)
+            for cond in comp.ifs:
+                self._truth(self._eval(cond.test, st), st)
+            comp = comp.inner_for_in
+        if isinstance(node, cst.DictComp):
+            self._eval(node.key, st)
+            value = self._eval(node.value, st)
+        else:
+            value = self._eval(node.elt, st)
+        targets = set(st.env) - set(saved)
+        for k in targets:
+            del st.env[k]
+        for k, v in saved.items():
+            if k in st.env and not isinstance(st.env[k], JaxVal):
+                st.env[k] = v
+        st.bound = bound
+        if isinstance(value, JaxVal):
+            return replace(value, container=True)
+        return None
+
+    _eval_ListComp = _comprehension
+    _eval_SetComp = _comprehension
+    _eval_GeneratorExp = _comprehension
+    _eval_DictComp = _comprehension
+
+    def _eval_Await(self, node: cst.Await, st: State) -> Value:
+        return self._eval(node.expression, st)
+
+
+def _all_params(node: cst.FunctionDef | cst.Lambda) -> Iterator[str]:
+    p = node.params
+    for x in (*p.posonly_params, *p.params, *p.kwonly_params):
+        yield x.name.value
+    if isinstance(p.star_arg, cst.Param):
+        yield p.star_arg.name.value
+    if p.star_kwarg is not None:
+        yield p.star_kwarg.name.value
+
+
+class _YieldFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Yield(self, node: cst.Yield) -> bool:
+        self.found = True
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+_GEN_CACHE: dict[int, bool] = {}
+
+
+def _is_generator(node: cst.FunctionDef) -> bool:
+    finder = _YieldFinder()
+    node.body.visit(finder)
+    return finder.found

@@ -1,0 +1,228 @@
+"""What the analysis knows about names from outside the file: timers, JAX, NumPy, builtins.
+
+Everything here is keyed by fully qualified name (``jax.numpy.dot``, ``time.perf_counter``),
+as libcst's scope analysis resolves it whatever the import style, so ``import time as t``,
+``from time import perf_counter as pc`` and ``from jax import numpy as jnp`` all land here.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class CallKind(Enum):
+    """What calling a qualified name does, as far as timing is concerned."""
+
+    TIMER = "timer"  # reads a clock
+    SYNC = "sync"  # waits for its JAX arguments (jax.block_until_ready)
+    TRANSFER = "transfer"  # copies JAX arguments to the host, which waits for them
+    TREE_MAP = "tree_map"  # maps a function over pytrees: a sync, work or nothing by its function
+    TRANSFORM = "transform"  # returns a function whose calls are JAX work (jax.jit, jax.vmap)
+    PARTIAL = "partial"  # functools.partial: the result behaves like its first argument
+    WORK = "work"  # dispatches device work and returns (a pytree of) arrays
+    NO_WORK = "no_work"  # a JAX-namespace call that dispatches nothing (jax.devices)
+    HOST = "host"  # a NumPy call: no JAX work; a transfer when given JAX values
+    UNKNOWN = "unknown"
+
+
+TIMERS = frozenset(
+    {
+        "time.perf_counter",
+        "time.perf_counter_ns",
+        "time.time",
+        "time.time_ns",
+        "time.monotonic",
+        "time.monotonic_ns",
+        "time.process_time",
+        "time.process_time_ns",
+        "timeit.default_timer",
+    }
+)
+
+SYNCS = frozenset({"jax.block_until_ready"})
+
+# Host transfers: they wait for their JAX arguments as a side effect of copying them.
+TRANSFERS = frozenset(
+    {
+        "jax.device_get",
+        "builtins.print",
+        "builtins.float",
+        "builtins.int",
+        "builtins.bool",
+        "builtins.complex",
+        "builtins.str",
+        "builtins.repr",
+        "builtins.format",
+    }
+)
+
+# Methods of a JAX array that copy it to the host.
+TRANSFER_METHODS = frozenset({"item", "tolist", "__array__", "tobytes", "__float__", "__int__"})
+
+# Attributes and methods of a JAX array that dispatch nothing and wait for nothing.
+INERT_ATTRIBUTES = frozenset(
+    {
+        "shape",
+        "dtype",
+        "ndim",
+        "size",
+        "nbytes",
+        "itemsize",
+        "sharding",
+        "device",
+        "devices",
+        "is_fully_replicated",
+        "is_fully_addressable",
+        "committed",
+        "weak_type",
+        "aval",
+        "delete",
+        "is_deleted",
+        "copy_to_host_async",
+        "addressable_shards",
+        "global_shards",
+        "lower",
+        "trace",
+        "eval_shape",
+    }
+)
+
+# Attributes of a JAX array that are themselves device operations.
+WORK_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
+
+# Methods that put their argument into a container the receiver holds (results.append(y)).
+CONTAINER_MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
+
+TREE_MAPS = frozenset(
+    {
+        "jax.tree_util.tree_map",
+        "jax.tree.map",
+        "jax.tree_map",
+        "jax.tree_util.tree_map_with_path",
+        "jax.tree.map_with_path",
+    }
+)
+
+# Function transformations: their result is a function whose calls dispatch work.
+TRANSFORMS = frozenset(
+    {
+        "jax.jit",
+        "jax.pmap",
+        "jax.vmap",
+        "jax.grad",
+        "jax.value_and_grad",
+        "jax.checkpoint",
+        "jax.remat",
+        "jax.ad_checkpoint.checkpoint",
+        "jax.jacfwd",
+        "jax.jacrev",
+        "jax.jacobian",
+        "jax.hessian",
+        "jax.named_call",
+        "jax.custom_jvp",
+        "jax.custom_vjp",
+        "jax.shard_map",
+        "jax.experimental.shard_map.shard_map",
+        "jax.experimental.pjit.pjit",
+        "jax.api.jit",
+        "flax.linen.jit",
+        "flax.linen.vmap",
+        "flax.nnx.jit",
+        "flax.nnx.vmap",
+        "flax.nnx.grad",
+        "flax.nnx.value_and_grad",
+        "flax.nnx.pmap",
+        "flax.nnx.remat",
+        "equinox.filter_jit",
+        "equinox.filter_vmap",
+        "equinox.filter_pmap",
+        "equinox.filter_grad",
+        "equinox.filter_value_and_grad",
+        "equinox.filter_checkpoint",
+    }
+)
+
+PARTIALS = frozenset({"functools.partial"})
+
+# Calls in the JAX namespace that dispatch no device work. Anything else under ``jax.`` does.
+NO_WORK = frozenset(
+    {
+        "jax.devices",
+        "jax.local_devices",
+        "jax.device_count",
+        "jax.local_device_count",
+        "jax.process_index",
+        "jax.process_count",
+        "jax.default_backend",
+        "jax.effects_barrier",  # waits for effects, not for ordinary results: not a sync
+        "jax.clear_caches",
+        "jax.live_arrays",
+        "jax.make_jaxpr",
+        "jax.eval_shape",
+        "jax.ShapeDtypeStruct",
+        "jax.ensure_compile_time_eval",
+        "jax.disable_jit",
+        "jax.default_device",
+        "jax.named_scope",
+        "jax.typeof",
+        "jax.numpy.dtype",
+        "jax.numpy.finfo",
+        "jax.numpy.iinfo",
+        "jax.numpy.shape",
+        "jax.numpy.ndim",
+        "jax.numpy.result_type",
+        "jax.numpy.promote_types",
+        "jax.numpy.issubdtype",
+        "jax.numpy.can_cast",
+        "jax.numpy.isdtype",
+        "jax.random.key_data",
+    }
+)
+
+NO_WORK_PREFIXES = (
+    "jax.config.",
+    "jax.sharding.",
+    "jax.experimental.mesh_utils.",
+    "jax.profiler.",
+    "jax.debug.",
+    "jax.dtypes.",
+    "jax.errors.",
+    "jax.typing.",
+    "jax.stages.",
+    "jax.monitoring.",
+    "jax.tree_util.",
+    "jax.tree.",
+)
+
+# Libraries built on JAX whose functions compute on the JAX values they are given.
+JAX_LIBRARIES = ("flax.", "optax.", "equinox.", "haiku.", "chex.", "jaxopt.", "diffrax.")
+
+HOST_PREFIXES = ("numpy.",)
+
+
+def classify(qualified_name: str) -> CallKind:
+    """What a call of ``qualified_name`` does; the one table every rule relies on."""
+    name = qualified_name
+    if name in TIMERS:
+        return CallKind.TIMER
+    if name in SYNCS:
+        return CallKind.SYNC
+    if name in TRANSFERS:
+        return CallKind.TRANSFER
+    if name in TREE_MAPS:
+        return CallKind.TREE_MAP
+    if name in TRANSFORMS:
+        return CallKind.TRANSFORM
+    if name in PARTIALS:
+        return CallKind.PARTIAL
+    if name in NO_WORK or name.startswith(NO_WORK_PREFIXES):
+        return CallKind.NO_WORK
+    if name.startswith("jax.") or name == "jax":
+        return CallKind.WORK
+    if name.startswith(HOST_PREFIXES):
+        return CallKind.HOST
+    return CallKind.UNKNOWN
+
+
+def is_jax_library(qualified_name: str) -> bool:
+    return qualified_name.startswith(JAX_LIBRARIES)

@@ -1,0 +1,190 @@
+"""Command line: parse arguments, run the engine on each file, print. No analysis here."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import inspect
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from jaxlint import __version__
+from jaxlint.engine import SourceError, fix_source, lint_source
+from jaxlint.files import ChangedOnDisk, PathError, discover, read, write_atomic
+from jaxlint.finding import Finding
+from jaxlint.rules import RULES
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+SUBCOMMANDS = {
+    "verify": "run scripts before and after the fix and compare what they measure "
+    "(the only command that executes code)",
+    "rule": "print a rule's documentation",
+}
+
+
+def _codes(text: str) -> list[str]:
+    codes = [c.strip().upper() for c in text.split(",") if c.strip()]
+    for c in codes:
+        if not any(code.startswith(c) for code in RULES) and c not in ("ALL",):
+            raise argparse.ArgumentTypeError(f"unknown rule code or prefix: {c}")
+    return ["JAX" if c == "ALL" else c for c in codes]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="jaxlint",
+        description="Find (and fix) JAX timings that measure dispatch instead of work.",
+        epilog="Subcommands: "
+        + "; ".join(f"'jaxlint {k} ...' {v}" for k, v in SUBCOMMANDS.items())
+        + ". Exit status: 0 clean, 1 findings remain, 2 usage or internal error.",
+    )
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
+    p.add_argument("--fix", action="store_true", help="apply fixes in place")
+    p.add_argument("--diff", action="store_true",
+                   help="print the fixes as a unified diff and write nothing")
+    p.add_argument("--select", type=_codes, metavar="CODES",
+                   help="comma-separated codes or prefixes to report (default: all)")
+    p.add_argument("--ignore", type=_codes, metavar="CODES",
+                   help="comma-separated codes or prefixes not to report")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="output format (default: text)")
+    p.add_argument("--exit-zero", action="store_true",
+                   help="exit 0 even when findings remain")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    p.add_argument("--version", action="version", version=f"jaxlint {__version__}")
+    return p
+
+
+@dataclass
+class Run:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    fixed: int = 0
+    diffs: list[str] = field(default_factory=list)
+
+
+def _error(run: Run, path: str, message: str, line: int | None = None, col: int = 0) -> None:
+    where = f"{path}:{line}:{col + 1}" if line is not None else path
+    run.errors.append(f"{where}: error: {message}")
+
+
+def _check_file(path: str, args: argparse.Namespace, run: Run) -> None:
+    try:
+        data = read(path)
+    except OSError as exc:
+        _error(run, path, f"cannot read: {exc.strerror or exc}")
+        return
+    if b"\0" in data:
+        _error(run, path, "binary file (contains NUL bytes), skipped")
+        return
+    try:
+        if args.fix or args.diff:
+            result = fix_source(data, path, args.select, args.ignore)
+            assert isinstance(result.source, bytes)
+            if result.source != data:
+                if args.diff:
+                    run.diffs.append(_diff(path, data, result.source))
+                else:
+                    write_atomic(path, result.source, expected=data)
+                run.fixed += result.fixed
+            run.findings.extend(result.remaining)
+        else:
+            run.findings.extend(lint_source(data, path, args.select, args.ignore))
+    except SourceError as exc:
+        _error(run, path, exc.message, exc.line, exc.col)
+    except ChangedOnDisk:
+        _error(run, path, "changed on disk while being fixed; left as it is")
+    except RecursionError:
+        _error(run, path, "too deeply nested to analyse")
+    except OSError as exc:
+        _error(run, path, f"cannot write: {exc.strerror or exc}")
+
+
+def _diff(path: str, old: bytes, new: bytes) -> str:
+    def lines(b: bytes) -> list[str]:
+        return b.decode("utf-8", errors="surrogateescape").splitlines(keepends=True)
+
+    return "".join(difflib.unified_diff(lines(old), lines(new), f"a/{path}", f"b/{path}"))
+
+
+def _print(run: Run, args: argparse.Namespace) -> None:
+    out = sys.stdout
+    findings = sorted(run.findings, key=Finding.sort_key)
+    if args.diff:
+        out.write("".join(run.diffs))
+    elif args.format == "json":
+        rows = [
+            {"path": f.path, "line": f.line, "col": f.col + 1, "code": f.code,
+             "message": f.message, "fixable": f.fixable}
+            for f in findings
+        ]
+        json.dump(rows, out, indent=2)
+        out.write("\n")
+    else:
+        for f in findings:
+            out.write(f"{f.path}:{f.line}:{f.col + 1}: {f.code} {f.message}\n")
+    for e in run.errors:
+        print(e, file=sys.stderr)
+    if args.quiet:
+        return
+    n = len(findings)
+    fixable = sum(f.fixable for f in findings)
+    noun = "finding" if n == 1 else "findings"
+    if args.diff:
+        would = sum(1 for _ in run.diffs)
+        print(f"Would fix {run.fixed} finding{'s' if run.fixed != 1 else ''} "
+              f"in {would} file{'s' if would != 1 else ''}"
+              + (f" ({n} {noun} not fixable)" if n else "") + ".", file=sys.stderr)
+    elif args.fix:
+        print(f"Fixed {run.fixed} finding{'s' if run.fixed != 1 else ''}"
+              + (f", {n} remaining." if n else "."), file=sys.stderr)
+    elif n:
+        extra = f" ({fixable} fixable with --fix)" if fixable else ""
+        print(f"Found {n} {noun}{extra}.", file=sys.stderr)
+    else:
+        print("All checks passed.", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "verify":
+        from jaxlint.verify import main as verify_main  # imports nothing heavy until it runs
+
+        return verify_main(argv[1:])
+    if argv and argv[0] == "rule":
+        return _rule(argv[1:])
+    args = build_parser().parse_args(argv)
+    run = Run()
+    for item in discover(args.paths or ["."]):
+        if isinstance(item, PathError):
+            _error(run, item.path, item.message)
+        else:
+            _check_file(item, args, run)
+    _print(run, args)
+    if run.errors:
+        return EXIT_ERROR
+    if args.exit_zero:
+        return EXIT_CLEAN
+    if args.diff:
+        return EXIT_FINDINGS if run.diffs or run.findings else EXIT_CLEAN
+    return EXIT_FINDINGS if run.findings else EXIT_CLEAN
+
+
+def _rule(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="jaxlint rule", description=SUBCOMMANDS["rule"])
+    p.add_argument("code", nargs="?", help="a rule code such as JAX101 (default: list all)")
+    args = p.parse_args(argv)
+    if args.code is None:
+        for code, rule in RULES.items():
+            print(f"{code}  {rule.__name__}")
+        return EXIT_CLEAN
+    rule = RULES.get(args.code.upper())
+    if rule is None:
+        print(f"jaxlint rule: unknown rule code: {args.code}", file=sys.stderr)
+        return EXIT_ERROR
+    print(f"# {rule.CODE} {rule.__name__}\n")
+    print(inspect.cleandoc(rule.__doc__ or ""))
+    return EXIT_CLEAN

@@ -1,0 +1,179 @@
+"""Parse once, analyse once, let every enabled rule report, and apply fixes in one pass."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
+
+from jaxlint.analysis import FlowAnalysis, SyncPlan
+from jaxlint.finding import Finding
+from jaxlint.fixer import apply_plans
+from jaxlint.noqa import NoqaIndex, file_is_skipped
+from jaxlint.rules import RULES, FileContext
+
+Source = str | bytes
+
+# A file can only hold a timed region around JAX work if it names jax and a clock module.
+_NEEDLES_STR = ("jax", "time")
+_NEEDLES_BYTES = (b"jax", b"time")
+MAX_FIX_ROUNDS = 4
+
+
+class SourceError(Exception):
+    """The file cannot be analysed (it does not parse, or cannot be decoded)."""
+
+    def __init__(self, message: str, line: int = 1, col: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+
+
+@dataclass
+class FixResult:
+    source: Source
+    fixed: int = 0
+    remaining: list[Finding] = field(default_factory=list)
+
+
+def enabled(code: str, select: Collection[str] | None, ignore: Collection[str] | None) -> bool:
+    """A code is on when some selector is its prefix and no ignore is (flake8's and ruff's rule)."""
+    if select and not code.startswith(tuple(select)):
+        return False
+    return not (ignore and code.startswith(tuple(ignore)))
+
+
+def might_matter(source: Source) -> bool:
+    """Cheap test that rejects files that cannot contain a finding, before parsing them."""
+    if isinstance(source, bytes):
+        return all(n in source for n in _NEEDLES_BYTES)
+    return all(n in source for n in _NEEDLES_STR)
+
+
+class _Positions(Mapping[cst.CSTNode, tuple[int, int]]):
+    def __init__(self, ranges: Mapping[cst.CSTNode, CodeRange]) -> None:
+        self._ranges = ranges
+
+    def __getitem__(self, node: cst.CSTNode) -> tuple[int, int]:
+        start = self._ranges[node].start
+        return start.line, start.column
+
+    def __iter__(self) -> Iterator[cst.CSTNode]:
+        return iter(self._ranges)
+
+    def __len__(self) -> int:
+        return len(self._ranges)
+
+
+def parse(source: Source) -> cst.Module:
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as exc:
+        raise SourceError(f"cannot parse: {exc.message}", exc.raw_line, exc.raw_column) from None
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise SourceError(f"cannot decode: {exc}") from None
+
+
+def _analyse(
+    source: Source,
+    path: str,
+    select: Collection[str] | None,
+    ignore: Collection[str] | None,
+    honour_noqa: bool = True,
+) -> tuple[cst.Module | None, list[tuple[Finding, SyncPlan | None]]]:
+    if not might_matter(source):
+        return None, []
+    module = parse(source)
+    text = module.code
+    noqa = NoqaIndex(text)
+    if honour_noqa and file_is_skipped(noqa.lines):
+        return module, []
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    scopes = wrapper.resolve(ScopeProvider)
+    positions = _Positions(wrapper.resolve(PositionProvider))
+    flow = FlowAnalysis(module, scopes).run()
+    ctx = FileContext(module, flow, positions)
+    out: list[tuple[Finding, SyncPlan | None]] = []
+    for code, rule in RULES.items():
+        if not enabled(code, select, ignore):
+            continue
+        for report in rule().check(ctx):
+            line, col = positions[report.node]
+            if honour_noqa and noqa.suppresses(line, code):
+                continue
+            lines = sorted(positions[n][0] for n in report.region if n in positions)
+            region = (lines[0], lines[-1]) if lines else None
+            finding = Finding(code, report.message, line, col, report.plan is not None, region,
+                              path)
+            out.append((finding, report.plan))
+    out.sort(key=lambda fp: fp[0].sort_key())
+    return module, out
+
+
+def lint_source(
+    source: Source,
+    path: str = "<string>",
+    select: Collection[str] | None = None,
+    ignore: Collection[str] | None = None,
+    honour_noqa: bool = True,
+) -> list[Finding]:
+    """Every finding in ``source`` (text or bytes), sorted by position.
+
+    ``honour_noqa=False`` keeps findings on ``# noqa`` lines (flake8 filters them itself).
+    """
+    return [f for f, _ in _analyse(source, path, select, ignore, honour_noqa)[1]]
+
+
+def _parses_like(original: Source, fixed: Source, path: str) -> bool:
+    try:
+        cst.parse_module(fixed)
+    except Exception:
+        return False
+    try:
+        compile(original, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return True  # newer syntax than this Python: libcst's parse is the check we have
+    try:
+        compile(fixed, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def fix_source(
+    source: Source,
+    path: str = "<string>",
+    select: Collection[str] | None = None,
+    ignore: Collection[str] | None = None,
+) -> FixResult:
+    """Apply every fix; return the new source (same type as given) and what is left.
+
+    Fixing repeats until nothing fixable remains (a fix can reveal another), so the result
+    is a fixed point of a second run. A result that would not parse is never returned.
+    """
+    current = source
+    module, results = _analyse(current, path, select, ignore)
+    initial = len(results)
+    for _ in range(MAX_FIX_ROUNDS):
+        plans = [plan for finding, plan in results if plan is not None]
+        if module is None or not plans:
+            break
+        fixed_module = apply_plans(module, plans)
+        candidate: Source = (
+            fixed_module.bytes if isinstance(source, bytes) else fixed_module.code
+        )
+        if candidate == current or not _parses_like(source, candidate, path):
+            break
+        current = candidate
+        module, results = _analyse(current, path, select, ignore)
+    remaining = [f for f, _ in results]
+    if current is source:
+        return FixResult(source, 0, remaining)
+    return FixResult(current, max(initial - len(remaining), 0), remaining)
+
+
+def with_path(findings: list[Finding], path: str) -> list[Finding]:
+    return [replace(f, path=path) for f in findings]

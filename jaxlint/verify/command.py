@@ -1,0 +1,122 @@
+"""``jaxlint verify``: argument parsing and output selection."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from jaxlint.verify import report
+from jaxlint.verify.core import DEFAULT_REPEAT, DEFAULT_TIMEOUT, VerifyError, verify_paths
+from jaxlint.verify.progress import Progress, StderrProgress
+
+DESCRIPTION = """\
+Run each script twice, as written and as `jaxlint --fix` would rewrite it, and report what
+the script's own timers measured for every timed region the linter found.
+
+THIS EXECUTES THE SCRIPTS. verify is the only jaxlint command that runs user code; only point
+it at code you trust. Each run is a fresh Python process on the device JAX picks (GPU or TPU,
+else CPU, unless --backend says otherwise). The fixed copy runs from a temporary file; the
+original is never modified. Files without findings are run once to show they run, not fixed.
+"""
+
+EPILOG = """\
+verdicts: "fix changes measured time" when every fixed run measured more than every
+as-written run and the fixed median is at least 1.2x the as-written median; "too small to
+tell" otherwise; "too few repeats to tell" with --repeat 1. A script that fails or times out
+is reported as failed (saying which version) and the other scripts still run.
+
+exit status: 0 when every script ran, 1 when any failed, 2 on usage errors or missing jax.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jaxlint verify",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "paths", nargs="+", metavar="PATH", help="scripts, or directories to search for *.py"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=DEFAULT_REPEAT,
+        metavar="N",
+        help=f"runs per version of each script (default: {DEFAULT_REPEAT})",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"limit for one run of one script (default: {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--backend",
+        default=None,
+        metavar="NAME",
+        help="JAX platform to run on, e.g. cpu, cuda, rocm, tpu (sets JAX_PLATFORMS; "
+        "default: let JAX choose the best it finds)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print a JSON list of results instead of a table"
+    )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write DIR/verify-<device>.md and a .png bar chart (give a path ending in .md "
+        "to choose the name); needs matplotlib",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress display on stderr"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(args_list)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if args.timeout <= 0:
+        parser.error("--timeout must be positive")
+
+    progress: Progress = Progress() if args.quiet else StderrProgress(sys.stderr)
+    try:
+        results = verify_paths(
+            args.paths,
+            repeat=args.repeat,
+            timeout=args.timeout,
+            backend=args.backend,
+            progress=progress,
+        )
+    except VerifyError as exc:
+        print(f"jaxlint verify: {exc}", file=sys.stderr)
+        return 2
+
+    if args.json:
+        print(report.to_json(results))
+    else:
+        print(report.table(results, args.repeat, args.backend))
+    if args.report is not None:
+        try:
+            md_path, png_path = report.write_report(
+                args.report, results, repeat=args.repeat, argv=args_list, backend=args.backend
+            )
+        except ImportError as exc:
+            print(
+                f"jaxlint verify: --report needs matplotlib ({exc}); "
+                "install it with: pip install 'jaxlint[verify]'",
+                file=sys.stderr,
+            )
+            return 2
+        written = f"{md_path}" + (f" and {png_path}" if png_path else "")
+        print(f"jaxlint verify: wrote {written}", file=sys.stderr)
+    return 1 if any(r.failed for r in results) else 0

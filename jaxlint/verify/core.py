@@ -1,0 +1,276 @@
+"""Verify a set of scripts: lint, fix, run both versions, pair timer reads with regions.
+
+This module decides *what* to run and assembles the results; ``execute`` runs one script,
+``stats`` turns reads into durations and verdicts, ``linemap`` carries regions through the fix.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from jaxlint import Finding, fix_source, lint_source
+from jaxlint.verify import stats
+from jaxlint.verify.execute import RunOutcome, run_script
+from jaxlint.verify.linemap import LineMap
+from jaxlint.verify.model import (
+    NO_FINDINGS,
+    NO_REGION,
+    NOT_FIXED,
+    NOT_MEASURED,
+    Device,
+    RegionResult,
+)
+from jaxlint.verify.progress import Progress
+
+DEFAULT_REPEAT = 5
+DEFAULT_TIMEOUT = 120.0
+NOT_MAPPED = "not measured: the fix rewrote the region's timer lines"
+
+AS_WRITTEN = "as written"
+FIXED = "fixed"
+
+
+class VerifyError(Exception):
+    """A problem that stops verify as a whole (as opposed to one script failing)."""
+
+
+def ensure_jax(python: str = sys.executable) -> None:
+    """Fail early, in one line, when the interpreter that will run the scripts lacks JAX.
+
+    ``find_spec`` locates the package without importing it: the parent never imports JAX.
+    """
+    if importlib.util.find_spec("jax") is None:
+        raise VerifyError(
+            f"jax is not installed for {python}; install it with: pip install 'jaxlint[verify]'"
+        )
+
+
+def discover(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given, plus every *.py under directories (skipping hidden dirs and caches)."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for candidate in sorted(path.rglob("*.py")):
+                parts = candidate.relative_to(path).parts
+                if any(p.startswith(".") or p == "__pycache__" for p in parts):
+                    continue
+                found.append(candidate)
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise VerifyError(f"no such file or directory: {raw}")
+    # The same file named twice (a file and its directory) is verified once.
+    unique: dict[Path, Path] = {}
+    for path in found:
+        unique.setdefault(path.resolve(), path)
+    return list(unique.values())
+
+
+def _device(outcomes: Iterable[RunOutcome]) -> Device | None:
+    for outcome in outcomes:
+        device = Device.from_json(outcome.device)
+        if device is not None:
+            return device
+    return None
+
+
+def _values(outcomes: Sequence[RunOutcome], region: tuple[int, int] | None) -> list[float]:
+    """One value per successful run in which the region ran at least once."""
+    if region is None:
+        return []
+    values = []
+    for outcome in outcomes:
+        if not outcome.ok:
+            continue
+        value = stats.run_value(outcome.reads, region[0], region[1])
+        if value is not None:
+            values.append(value)
+    return values
+
+
+def _failure_verdict(version: str, outcome: RunOutcome) -> str:
+    return f"failed ({version}): {outcome.error}"
+
+
+class _FileVerifier:
+    """Verifies one script; an object so the run settings are not threaded through every call."""
+
+    def __init__(
+        self, repeat: int, timeout: float, backend: str | None, progress: Progress
+    ) -> None:
+        self.repeat = repeat
+        self.timeout = timeout
+        self.backend = backend
+        self.progress = progress
+
+    def _run(
+        self, script: Path, lines: Iterable[int], path_dir: Path | None = None
+    ) -> RunOutcome:
+        return run_script(
+            script,
+            lines=set(lines),
+            timeout=self.timeout,
+            backend=self.backend,
+            path_dir=path_dir,
+        )
+
+    def verify(self, path: Path, display: str, index: int, total: int) -> list[RegionResult]:
+        try:
+            raw = path.read_bytes()
+            findings = lint_source(raw, display)
+        except Exception as exc:  # unreadable or unparsable: report it, verify the rest
+            self.progress.file_started(index, total, display, 0)
+            return [_failed_file(display, f"could not lint: {type(exc).__name__}: {exc}")]
+
+        regions = [f for f in findings if f.region is not None]
+        unmeasurable = [
+            RegionResult(display, f.code, None, NO_REGION, message=f.message)
+            for f in findings
+            if f.region is None
+        ]
+        if not findings:
+            return [self._run_clean(path, display, index, total)]
+        if not regions:
+            self.progress.file_started(index, total, display, 0)
+            return unmeasurable
+
+        fixed = fix_source(raw, display).source
+        if isinstance(fixed, str):  # the API promises bytes for bytes; do not rely on it
+            fixed = fixed.encode("utf-8")
+        changed = fixed != raw
+        with tempfile.TemporaryDirectory(prefix="jaxlint-verify-") as tmp:
+            fixed_path: Path | None = None
+            line_map: LineMap | None = None
+            if changed:
+                fixed_path = Path(tmp) / path.name
+                fixed_path.write_bytes(fixed)
+                line_map = LineMap(_text(raw), _text(fixed))
+            results = self._measure(path, display, regions, fixed_path, line_map, index, total)
+        return results + unmeasurable
+
+    def _run_clean(self, path: Path, display: str, index: int, total: int) -> RegionResult:
+        """A file with no findings is not fixed; one run proves it runs."""
+        self.progress.file_started(index, total, display, 1)
+        self.progress.run_started(AS_WRITTEN, 1, 1)
+        outcome = self._run(path, ())
+        device = _device([outcome])
+        if not outcome.ok:
+            result = _failed_file(display, _failure_verdict(AS_WRITTEN, outcome), outcome.error)
+            result.device = device
+            self.progress.file_done(display, "failed")
+            return result
+        self.progress.file_done(display, NO_FINDINGS)
+        return RegionResult(display, None, None, NO_FINDINGS, device=device)
+
+    def _measure(
+        self,
+        path: Path,
+        display: str,
+        findings: list[Finding],
+        fixed_path: Path | None,
+        line_map: LineMap | None,
+        index: int,
+        total: int,
+    ) -> list[RegionResult]:
+        regions = [f.region for f in findings if f.region is not None]
+        fixed_regions = [line_map.region(r) if line_map else None for r in regions]
+        aw_lines = {n for r in regions for n in r}
+        fx_lines = {n for r in fixed_regions if r for n in r}
+
+        runs = self.repeat * (2 if fixed_path else 1)
+        self.progress.file_started(index, total, display, runs)
+        as_written: list[RunOutcome] = []
+        fixed: list[RunOutcome] = []
+        failure: str | None = None
+        # Interleave the versions (A F A F ...) so drift in machine load or clocks over the
+        # minutes a file takes hits both versions alike instead of biasing one.
+        for number in range(1, self.repeat + 1):
+            self.progress.run_started(AS_WRITTEN, number, self.repeat)
+            outcome = self._run(path, aw_lines)
+            as_written.append(outcome)
+            if not outcome.ok:
+                failure = _failure_verdict(AS_WRITTEN, outcome)
+                break
+            if fixed_path is None:
+                continue
+            self.progress.run_started(FIXED, number, self.repeat)
+            outcome = self._run(fixed_path, fx_lines, path_dir=path.parent)
+            fixed.append(outcome)
+            if not outcome.ok:
+                failure = _failure_verdict(FIXED, outcome)
+                break
+
+        device = _device(as_written + fixed)
+        failed_outcome = next((o for o in as_written + fixed if not o.ok), None)
+        results = []
+        for finding, region, fixed_region in zip(findings, regions, fixed_regions):
+            result = RegionResult(
+                path=display,
+                code=finding.code,
+                region=region,
+                verdict="",
+                fixed_region=fixed_region,
+                message=finding.message,
+                as_written_runs=_values(as_written, region),
+                fixed_runs=_values(fixed, fixed_region),
+                device=device,
+            )
+            if failure is not None:
+                result.verdict, result.failed = failure, True
+                result.error = failed_outcome.error if failed_outcome else None
+            else:
+                result.verdict = _verdict(finding, result, fixed_path is not None)
+            results.append(result)
+        self.progress.file_done(display, "failed" if failure else "done")
+        return results
+
+
+def _verdict(finding: Finding, result: RegionResult, was_fixed: bool) -> str:
+    if not result.as_written_runs:
+        return NOT_MEASURED
+    if not finding.fixable or not was_fixed:
+        return NOT_FIXED
+    if result.fixed_region is None:
+        return NOT_MAPPED
+    if not result.fixed_runs:
+        return NOT_MEASURED
+    return stats.judge(result.as_written_runs, result.fixed_runs)
+
+
+def _failed_file(display: str, verdict: str, error: str | None = None) -> RegionResult:
+    return RegionResult(display, None, None, verdict, error=error or verdict, failed=True)
+
+
+def _text(source: bytes) -> str:
+    return source.decode("utf-8", "replace")
+
+
+def verify_paths(
+    paths: Iterable[str | Path],
+    repeat: int = DEFAULT_REPEAT,
+    timeout: float = DEFAULT_TIMEOUT,
+    backend: str | None = None,
+    progress: Progress | None = None,
+) -> list[RegionResult]:
+    """Run every script under ``paths`` as written and as fixed; one result per timed region.
+
+    This executes the scripts: call it only on code you mean to run.
+    """
+    if repeat < 1:
+        raise VerifyError("--repeat must be at least 1")
+    ensure_jax()
+    files = discover(paths)
+    progress = progress or Progress()
+    verifier = _FileVerifier(repeat, timeout, backend, progress)
+    results: list[RegionResult] = []
+    try:
+        for index, path in enumerate(files, start=1):
+            results.extend(verifier.verify(path, str(path), index, len(files)))
+    finally:
+        progress.close()
+    return results

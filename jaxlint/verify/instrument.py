@@ -1,0 +1,87 @@
+"""Record the timer reads a script makes, keyed by the line that made them.
+
+Verify must work on unmodified scripts, so instead of asking them to use a benchmark API we
+wrap the standard timer functions for the duration of the run.  The wrappers are installed on
+the ``time`` and ``timeit`` modules *before* the script runs, which also covers scripts that
+do ``from time import perf_counter``: that import copies the attribute at import time, and by
+then the attribute is already the wrapper.
+
+Only reads made by code in the script file itself are kept (and optionally only on the lines
+verify cares about): JAX and other libraries read the clock too, and those reads are not what
+the script measured.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import timeit
+from collections.abc import Callable, Collection
+from types import ModuleType
+from typing import Any
+
+# (attribute name, divisor that turns the value into seconds).  The _ns forms return integer
+# nanoseconds; the raw value is kept with its divisor because turning time_ns() (~1.7e18) into
+# float seconds would round away sub-microsecond differences.
+TIMERS: tuple[tuple[str, float], ...] = (
+    ("perf_counter", 1.0),
+    ("perf_counter_ns", 1e9),
+    ("time", 1.0),
+    ("time_ns", 1e9),
+    ("monotonic", 1.0),
+    ("monotonic_ns", 1e9),
+    ("process_time", 1.0),
+    ("process_time_ns", 1e9),
+)
+
+
+class TimerRecorder:
+    """Wraps the timer functions and collects ``(line, raw value, divisor)`` per read in one file."""
+
+    def __init__(self, filename: str, lines: Collection[int] | None = None) -> None:
+        self.filename = filename
+        # A frozenset makes the per-read membership test cheap; None keeps every line.
+        self.lines: frozenset[int] | None = frozenset(lines) if lines is not None else None
+        self.reads: list[tuple[int, int | float, float]] = []
+        self._saved: list[tuple[ModuleType, str, Any]] = []
+
+    def _wrap(self, original: Callable[[], Any], scale: float) -> Callable[[], Any]:
+        filename = self.filename
+        lines = self.lines
+        append = self.reads.append
+        getframe = sys._getframe
+
+        def timer() -> Any:
+            # Read the clock first so the bookkeeping below is not inside the measurement.
+            value = original()
+            frame = getframe(1)
+            if frame.f_code.co_filename == filename:
+                lineno = frame.f_lineno
+                if lines is None or lineno in lines:
+                    append((lineno, value, scale))
+            return value
+
+        timer.__name__ = getattr(original, "__name__", "timer")
+        timer.__doc__ = getattr(original, "__doc__", None)
+        timer.__wrapped__ = original  # type: ignore[attr-defined]
+        return timer
+
+    def install(self) -> None:
+        """Replace the timer attributes on ``time`` and ``timeit.default_timer``."""
+        wrapped: dict[str, Callable[[], Any]] = {}
+        for name, scale in TIMERS:
+            original = getattr(time, name, None)
+            if original is None:  # e.g. a platform without one of the _ns forms
+                continue
+            wrapped[name] = self._wrap(original, scale)
+            self._saved.append((time, name, original))
+            setattr(time, name, wrapped[name])
+        # timeit.default_timer is perf_counter, bound when timeit was imported (possibly before
+        # us), so it needs its own patch.
+        self._saved.append((timeit, "default_timer", timeit.default_timer))
+        timeit.default_timer = wrapped.get("perf_counter", timeit.default_timer)
+
+    def uninstall(self) -> None:
+        for module, name, original in reversed(self._saved):
+            setattr(module, name, original)
+        self._saved.clear()

@@ -1,0 +1,114 @@
+"""Turn recorded timer reads into region durations, and durations into a verdict.
+
+Pairing: a region (start line, stop line) is measured the way the script measures it.  Each
+read at the stop line, minus the most recent read at the start line before it, is one
+occurrence (a loop produces many).  When start and stop are the same line (``t0 = pc(); f(x);
+t1 = pc()`` on one line) consecutive reads on that line pair up instead.  A run's value for the
+region is the median over its occurrences, so one slow first iteration does not dominate.
+
+Noise rule (the verdict): with N runs of each version we have N per-run medians per version.
+The fix "changes measured time" only when BOTH
+  1. every fixed run measured more than every as-written run (fixed min > as-written max), and
+  2. the fixed median is at least ``MIN_RATIO`` (1.2x) the as-written median.
+(1) is a rank test: if both versions measured the same thing, all N fixed runs landing above
+all N as-written runs has probability 1 / C(2N, N) (1/252 for N=5, 1/20 for N=3), so the run
+to run spread decides, not one sample.  (2) stops a small but consistent shift, such as the
+cost of one extra ``block_until_ready`` call on a region that was already synchronised, from
+being reported as the dispatch-only mistake.  With fewer than ``MIN_REPEATS`` runs there is no
+spread to compare against, so no verdict is given.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+Read = tuple[int, float, float]  # (line, raw timer value, divisor that makes it seconds)
+
+MIN_RATIO = 1.2
+MIN_REPEATS = 2
+
+CHANGED = "fix changes measured time"
+TOO_SMALL = "too small to tell"
+TOO_FEW = "too few repeats to tell"
+
+
+def _seconds(start: Read, stop: Read) -> float:
+    # Subtract in the timer's own units (exact for the _ns integer forms), then convert.
+    if start[2] == stop[2]:
+        return (stop[1] - start[1]) / stop[2]
+    return stop[1] / stop[2] - start[1] / start[2]
+
+
+def region_durations(reads: Iterable[Sequence[float]], start: int, stop: int) -> list[float]:
+    """Every duration the script measured for the region in one run, in seconds."""
+    durations: list[float] = []
+    last_start: Read | None = None
+    for raw in reads:
+        read: Read = (int(raw[0]), raw[1], raw[2])
+        line = read[0]
+        if start == stop:
+            if line != start:
+                continue
+            if last_start is None:
+                last_start = read
+            else:
+                durations.append(_seconds(last_start, read))
+                last_start = None
+            continue
+        if line == stop and last_start is not None:
+            durations.append(_seconds(last_start, read))
+        if line == start:  # after the stop check: a lap line ends one region, starts the next
+            last_start = read
+    return durations
+
+
+def run_value(reads: Iterable[Sequence[float]], start: int, stop: int) -> float | None:
+    """The run's measurement of the region: median over occurrences, None if it never ran."""
+    durations = region_durations(reads, start, stop)
+    return statistics.median(durations) if durations else None
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Per-run values of one version of one region, in seconds."""
+
+    values: tuple[float, ...]
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.values) if self.values else None
+
+    @property
+    def low(self) -> float | None:
+        return min(self.values) if self.values else None
+
+    @property
+    def high(self) -> float | None:
+        return max(self.values) if self.values else None
+
+    @property
+    def relative(self) -> float | None:
+        """Half the min-max range over the median: the "+-x%" shown next to a median."""
+        med = self.median
+        if med is None or med <= 0 or len(self.values) < 2:
+            return None
+        return (max(self.values) - min(self.values)) / (2 * med)
+
+
+def ratio(as_written: float | None, fixed: float | None) -> float | None:
+    if as_written is None or fixed is None or as_written <= 0:
+        return None
+    return fixed / as_written
+
+
+def judge(as_written: Sequence[float], fixed: Sequence[float]) -> str:
+    """The noise rule described in the module docstring."""
+    if min(len(as_written), len(fixed)) < MIN_REPEATS:
+        return TOO_FEW
+    aw_median = statistics.median(as_written)
+    fx_median = statistics.median(fixed)
+    separated = min(fixed) > max(as_written)
+    big_enough = fx_median >= MIN_RATIO * aw_median
+    return CHANGED if separated and big_enough else TOO_SMALL

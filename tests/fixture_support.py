@@ -1,0 +1,30 @@
+"""Reading fixtures: expected findings are trailing ``# JAX101`` comments on the reported line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+MARKER = re.compile(r"#\s*(JAX\d{3})\b(?!.*#\s*JAX)")
+MARKERS = re.compile(r"#\s*(JAX\d{3})\b")
+
+
+def fixture_files() -> list[Path]:
+    return sorted(p for p in FIXTURES.rglob("*.py") if not p.name.endswith(".fixed.py"))
+
+
+def expected(path: Path) -> list[tuple[int, str]]:
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if "#" not in line:
+            continue
+        comment = line[line.index("#"):]
+        for code in MARKERS.findall(comment):
+            out.append((n, code))
+    return sorted(out)
+
+
+def fixed_path(path: Path) -> Path:
+    return path.with_name(path.stem + ".fixed.py")
