@@ -130,6 +130,10 @@ def _print(run: Run, args: argparse.Namespace) -> None:
         print(e, file=sys.stderr)
     if args.quiet:
         return
+    if run.errors:
+        k = len(run.errors)
+        print(f"{k} error{'s' if k != 1 else ''}: some paths could not be checked.",
+              file=sys.stderr)
     n = len(findings)
     fixable = sum(f.fixable for f in findings)
     noun = "finding" if n == 1 else "findings"
@@ -144,7 +148,7 @@ def _print(run: Run, args: argparse.Namespace) -> None:
     elif n:
         extra = f" ({fixable} fixable with --fix)" if fixable else ""
         print(f"Found {n} {noun}{extra}.", file=sys.stderr)
-    else:
+    elif not run.errors:
         print("All checks passed.", file=sys.stderr)
 
 

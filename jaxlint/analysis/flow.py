@@ -169,6 +169,7 @@ class FlowAnalysis:
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
         self._in_pass = 0
+        self.bind_sites: dict[str, cst.CSTNode] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> FlowAnalysis:
@@ -244,12 +245,18 @@ class FlowAnalysis:
         for name, v in cands.items():
             if v.container and v.origin <= plain_origins:
                 continue
-            if any(o != name and v.origin <= w.deps for o, w in cands.items()):
+            # Drop a value that a later pending value was computed from (``y`` when ``z = y * 2``
+            # is pending): syncing ``z`` waits for ``y``. "Later" is by dispatch order, which
+            # keeps a loop-carried value (``params``) over what its next step consumed.
+            if any(o != name and v.origin <= w.deps and v.origin <= w.covers
+                   for o, w in cands.items()):
                 continue
             chosen.append(name)
 
-        def first(name: str) -> tuple[int, int]:
-            return min((order.get(s, (0, 0)) for s in cands[name].origin), default=(0, 0))
+        def first(name: str) -> tuple[tuple[int, int], tuple[int, int]]:
+            made = min((order.get(s, (0, 0)) for s in cands[name].origin), default=(0, 0))
+            target = self.bind_sites.get(name)
+            return made, order.get(target, (0, 0)) if target is not None else (0, 0)
 
         chosen.sort(key=lambda n: (first(n), n))
         covered: set[Site] = set()
@@ -379,6 +386,8 @@ class FlowAnalysis:
         st.bound = frozenset(b for b in st.bound if not b.startswith(prefix))
         st.env[key] = value
         st.bound = st.bound | {key}
+        if isinstance(value, JaxVal):
+            self.bind_sites[key] = target
 
     def _unbind(self, key: str, st: State) -> None:
         st.env.pop(key, None)

@@ -1,0 +1,63 @@
+"""Every fixture: findings equal its markers; the fix equals NAME.fixed.py (or changes
+nothing when that file is absent); the fixed code compiles, lints clean and is a fixed point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fixture_support import FIXTURES, expected, fixed_path, fixture_files
+from jaxlint import fix_source, lint_source
+
+FILES = fixture_files()
+IDS = [str(p.relative_to(FIXTURES)) for p in FILES]
+
+
+def test_enough_fixtures() -> None:
+    mistakes = [p for p in FILES if expected(p)]
+    correct = [p for p in FILES if not expected(p)]
+    assert len(mistakes) >= 25 and len(correct) >= 25
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_findings_match_markers(path: Path) -> None:
+    found = [(f.line, f.code) for f in lint_source(path.read_bytes(), str(path))]
+    assert sorted(found) == expected(path)
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_fix(path: Path, request: pytest.FixtureRequest) -> None:
+    source = path.read_bytes()
+    result = fix_source(source, str(path))
+    target = fixed_path(path)
+    if request.config.getoption("--update-fixtures"):
+        if result.source != source:
+            target.write_bytes(result.source)
+        elif target.exists():
+            target.unlink()
+    if target.exists():
+        assert result.source == target.read_bytes()
+    else:
+        assert result.source == source, "the fix changed a file that has no NAME.fixed.py"
+    fixed = result.source
+    compile(fixed, str(path), "exec")
+    assert [f for f in lint_source(fixed, str(path)) if f.fixable] == []
+    assert fix_source(fixed, str(path)).source == fixed
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if expected(p)],
+                         ids=[i for p, i in zip(FILES, IDS) if expected(p)])
+def test_fix_only_adds_lines(path: Path) -> None:
+    """Every byte of the original survives: the fix inserts, wraps, and changes nothing else."""
+    import difflib
+
+    before = path.read_text(encoding="utf-8").splitlines()
+    after = fix_source(path.read_bytes(), str(path)).source.decode().splitlines()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, before, after).get_opcodes():
+        if tag == "equal" or tag == "insert":
+            continue
+        # a replaced line may only have gained a jax.block_until_ready( ... ) wrapper
+        for old, new in zip(before[i1:i2], after[j1:j2]):
+            stripped = new.replace("jax.block_until_ready(", "", 1)
+            assert stripped.rstrip().rstrip(")") in old or old.strip() in stripped, (old, new)
