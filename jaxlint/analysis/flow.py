@@ -286,7 +286,7 @@ class FlowAnalysis:
         for env in self.frame.closure:
             if name in env:
                 return True, env[name]
-        if len(self._frames) > 1 and name in self.globals:
+        if self.frame.func is not None and name in self.globals:
             return True, self.globals[name]
         return False, None
 
@@ -591,7 +591,7 @@ class FlowAnalysis:
     def _exec_FunctionDef(self, stmt: cst.FunctionDef, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
         closure = None
-        if len(self._frames) > 1:
+        if self.frame.func is not None:
             closure = (dict(st.env), *self.frame.closure)
         fn = Func(stmt, closure, self._klass)
         self._funcs.append(fn)
@@ -1049,7 +1049,7 @@ class FlowAnalysis:
 
     # remaining expression kinds
     def _eval_Lambda(self, node: cst.Lambda, st: State) -> Value:
-        closure = (dict(st.env), *self.frame.closure) if len(self._frames) > 1 else None
+        closure = (dict(st.env), *self.frame.closure) if self.frame.func is not None else None
         fn = Func(node, closure, None)
         return fn
 
@@ -1080,10 +1080,19 @@ class FlowAnalysis:
             return self._dispatch(node, [value], st)
         return None
 
+    @staticmethod
+    def _become(st: State, merged: State) -> None:
+        """Make ``st`` the join of paths that split inside one expression."""
+        st.env, st.bound, st.pending = merged.env, merged.bound, merged.pending
+        st.transferred, st.reads, st.live = merged.transferred, merged.reads, merged.live
+
     def _eval_BooleanOperation(self, node: cst.BooleanOperation, st: State) -> Value:
         left = self._eval(node.left, st)
         self._truth(left, st)
-        right = self._eval(node.right, st)
+        # ``a and b`` evaluates ``b`` only on some paths: a sync inside it may not happen.
+        other = st.copy()
+        right = self._eval(node.right, other)
+        self._become(st, join_states([st, other]))
         return join_values(left, right)
 
     def _eval_Comparison(self, node: cst.Comparison, st: State) -> Value:
@@ -1111,8 +1120,14 @@ class FlowAnalysis:
                         self._eval(part, st)
         if not isinstance(base, JaxVal):
             return None
-        if base.container or (len(keys) == 1 and _is_const_string(keys[0])):
-            return base  # an element of a Python container or a dict pytree
+        if len(keys) == 1 and _is_const_string(keys[0]):
+            return base  # a leaf of a dict pytree
+        if base.container:
+            # An element of a Python container. Waiting for the last one (``outs[-1]``) waits
+            # for all; waiting for a fixed earlier one (``outs[0]``) not for those after it.
+            if len(keys) == 1 and isinstance(keys[0], cst.Integer):
+                return replace(base, covers=base.covers - base.origin)
+            return base
         return self._dispatch(node, [base], st)
 
     def _elements(self, node: cst.Tuple | cst.List | cst.Set, st: State) -> Value:
@@ -1136,7 +1151,10 @@ class FlowAnalysis:
 
     def _eval_IfExp(self, node: cst.IfExp, st: State) -> Value:
         self._truth(self._eval(node.test, st), st)
-        return join_values(self._eval(node.body, st), self._eval(node.orelse, st))
+        then, other = st.copy(), st.copy()
+        value = join_values(self._eval(node.body, then), self._eval(node.orelse, other))
+        self._become(st, join_states([then, other]))
+        return value
 
     def _eval_FormattedString(self, node: cst.FormattedString, st: State) -> Value:
         for part in node.parts:
