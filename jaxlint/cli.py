@@ -42,7 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
         + ". Exit status: 0 clean, 1 findings remain, 2 usage or internal error.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
-    p.add_argument("--fix", action="store_true", help="apply fixes in place")
+    p.add_argument("--fix", action="store_true", help="apply safe fixes in place")
+    p.add_argument("--unsafe-fixes", action="store_true",
+                   help="also apply unsafe fixes (they move code or run it once more) with "
+                   "--fix or --diff")
     p.add_argument("--diff", action="store_true",
                    help="print the fixes as a unified diff and write nothing")
     p.add_argument("--select", type=_codes, metavar="CODES",
@@ -63,6 +66,7 @@ class Run:
     findings: list[Finding] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     fixed: int = 0
+    held_back: int = 0
     diffs: list[str] = field(default_factory=list)
 
 
@@ -82,7 +86,7 @@ def _check_file(path: str, args: argparse.Namespace, run: Run) -> None:
         return
     try:
         if args.fix or args.diff:
-            result = fix_source(data, path, args.select, args.ignore)
+            result = fix_source(data, path, args.select, args.ignore, args.unsafe_fixes)
             assert isinstance(result.source, bytes)
             if result.source != data:
                 if args.diff:
@@ -90,6 +94,7 @@ def _check_file(path: str, args: argparse.Namespace, run: Run) -> None:
                 else:
                     write_atomic(path, result.source, expected=data)
                 run.fixed += result.fixed
+            run.held_back += result.held_back
             run.findings.extend(result.remaining)
         else:
             run.findings.extend(lint_source(data, path, args.select, args.ignore))
@@ -118,7 +123,8 @@ def _print(run: Run, args: argparse.Namespace) -> None:
     elif args.format == "json":
         rows = [
             {"path": f.path, "line": f.line, "col": f.col + 1, "code": f.code,
-             "message": f.message, "fixable": f.fixable}
+             "message": f.message, "fixable": f.fixable and not f.unsafe,
+             "fix": f.fix_applicability}
             for f in findings
         ]
         json.dump(rows, out, indent=2)
@@ -135,18 +141,24 @@ def _print(run: Run, args: argparse.Namespace) -> None:
         print(f"{k} error{'s' if k != 1 else ''}: some paths could not be checked.",
               file=sys.stderr)
     n = len(findings)
-    fixable = sum(f.fixable for f in findings)
+    fixable = sum(f.fixable and not f.unsafe for f in findings)
+    unsafe = sum(f.fixable and f.unsafe for f in findings)
     noun = "finding" if n == 1 else "findings"
+    held = (f" {run.held_back} unsafe fix{'es' if run.held_back != 1 else ''} held back: "
+            "add --unsafe-fixes to apply." if run.held_back else "")
     if args.diff:
         would = sum(1 for _ in run.diffs)
         print(f"Would fix {run.fixed} finding{'s' if run.fixed != 1 else ''} "
               f"in {would} file{'s' if would != 1 else ''}"
-              + (f" ({n} {noun} not fixable)" if n else "") + ".", file=sys.stderr)
+              + (f" ({n} {noun} left)" if n else "") + "." + held, file=sys.stderr)
     elif args.fix:
         print(f"Fixed {run.fixed} finding{'s' if run.fixed != 1 else ''}"
-              + (f", {n} remaining." if n else "."), file=sys.stderr)
+              + (f", {n} remaining." if n else ".") + held, file=sys.stderr)
     elif n:
-        extra = f" ({fixable} fixable with --fix)" if fixable else ""
+        parts = [f"{fixable} fixable with --fix"] if fixable else []
+        if unsafe:
+            parts.append(f"{unsafe} with --fix --unsafe-fixes")
+        extra = f" ({', '.join(parts)})" if parts else ""
         print(f"Found {n} {noun}{extra}.", file=sys.stderr)
     elif not run.errors:
         print("All checks passed.", file=sys.stderr)

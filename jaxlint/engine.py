@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
 
-from jaxlint.analysis import FlowAnalysis, SyncPlan
+from jaxlint.analysis import FixPlan, FlowAnalysis
 from jaxlint.finding import Finding
 from jaxlint.fixer import apply_plans
 from jaxlint.noqa import NoqaIndex, file_is_skipped
@@ -34,9 +34,12 @@ class SourceError(Exception):
 
 @dataclass
 class FixResult:
+    """``fixed``: findings the fixes removed; ``held_back``: unsafe fixes not applied."""
+
     source: Source
     fixed: int = 0
     remaining: list[Finding] = field(default_factory=list)
+    held_back: int = 0
 
 
 def enabled(code: str, select: Collection[str] | None, ignore: Collection[str] | None) -> bool:
@@ -83,7 +86,7 @@ def _analyse(
     select: Collection[str] | None,
     ignore: Collection[str] | None,
     honour_noqa: bool = True,
-) -> tuple[cst.Module | None, list[tuple[Finding, SyncPlan | None]]]:
+) -> tuple[cst.Module | None, list[tuple[Finding, FixPlan | None]]]:
     if not might_matter(source):
         return None, []
     module = parse(source)
@@ -96,19 +99,22 @@ def _analyse(
     positions = _Positions(wrapper.resolve(PositionProvider))
     flow = FlowAnalysis(module, scopes).run()
     ctx = FileContext(module, flow, positions)
-    out: list[tuple[Finding, SyncPlan | None]] = []
+    out: list[tuple[Finding, FixPlan | None]] = []
+    seen: set[tuple[str, int, int]] = set()
     for code, rule in RULES.items():
         if not enabled(code, select, ignore):
             continue
         for report in rule().check(ctx):
             line, col = positions[report.node]
-            if honour_noqa and noqa.suppresses(line, code):
+            if (code, line, col) in seen or (honour_noqa and noqa.suppresses(line, code)):
                 continue
+            seen.add((code, line, col))
             lines = sorted(positions[n][0] for n in report.region if n in positions)
             region = (lines[0], lines[-1]) if lines else None
-            finding = Finding(code, report.message, line, col, report.plan is not None, region,
-                              path)
-            out.append((finding, report.plan))
+            plan = report.plan
+            finding = Finding(code, report.message, line, col, plan is not None, region, path,
+                              unsafe=plan is not None and plan.unsafe)
+            out.append((finding, plan))
     out.sort(key=lambda fp: fp[0].sort_key())
     return module, out
 
@@ -148,17 +154,20 @@ def fix_source(
     path: str = "<string>",
     select: Collection[str] | None = None,
     ignore: Collection[str] | None = None,
+    unsafe_fixes: bool = False,
 ) -> FixResult:
     """Apply every fix; return the new source (same type as given) and what is left.
 
     Fixing repeats until nothing fixable remains (a fix can reveal another), so the result
     is a fixed point of a second run. A result that would not parse is never returned.
+    Unsafe fixes (they move or add user code) apply only with ``unsafe_fixes``.
     """
     current = source
     module, results = _analyse(current, path, select, ignore)
     initial = len(results)
     for _ in range(MAX_FIX_ROUNDS):
-        plans = [plan for finding, plan in results if plan is not None]
+        plans = [plan for finding, plan in results
+                 if plan is not None and (unsafe_fixes or not plan.unsafe)]
         if module is None or not plans:
             break
         fixed_module = apply_plans(module, plans)
@@ -170,9 +179,10 @@ def fix_source(
         current = candidate
         module, results = _analyse(current, path, select, ignore)
     remaining = [f for f, _ in results]
+    held = sum(1 for f in remaining if f.fixable and f.unsafe) if not unsafe_fixes else 0
     if current is source:
-        return FixResult(source, 0, remaining)
-    return FixResult(current, max(initial - len(remaining), 0), remaining)
+        return FixResult(source, 0, remaining, held)
+    return FixResult(current, max(initial - len(remaining), 0), remaining, held)
 
 
 def with_path(findings: list[Finding], path: str) -> list[Finding]:

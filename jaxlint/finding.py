@@ -12,7 +12,8 @@ class Finding:
     ``line`` is 1-based and ``col`` is 0-based, as in Python's ``ast`` and flake8's plugin
     API; front ends that print a column add one, as flake8 does.
     ``region`` is the timed region as (start line, stop line) when the rule knows it.
-    ``fixable`` says whether ``fix_source`` will change the code for this finding.
+    ``fixable`` says whether a fix exists; ``unsafe`` whether that fix is unsafe (it moves or
+    adds user code) and so applies only when unsafe fixes are asked for.
     """
 
     code: str
@@ -22,6 +23,14 @@ class Finding:
     fixable: bool = False
     region: tuple[int, int] | None = None
     path: str = field(default="<string>", compare=False)
+    unsafe: bool = False
+
+    @property
+    def fix_applicability(self) -> str | None:
+        """"safe", "unsafe" or None (no fix), as ruff calls it."""
+        if not self.fixable:
+            return None
+        return "unsafe" if self.unsafe else "safe"
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.col, self.code)

@@ -14,7 +14,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
-from jaxlint.analysis import SyncPlan
+from jaxlint.analysis import FixPlan, InsertSync, MoveAfter, WrapSync
 
 
 def _sync_call(arg: cst.BaseExpression) -> cst.Call:
@@ -24,21 +24,44 @@ def _sync_call(arg: cst.BaseExpression) -> cst.Call:
     )
 
 
-def _sync_expr(names: Sequence[str]) -> cst.Expr:
-    text = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+def _sync_expr(exprs: Sequence[str]) -> cst.Expr:
+    text = exprs[0] if len(exprs) == 1 else "(" + ", ".join(exprs) + ")"
     return cst.Expr(value=_sync_call(cst.parse_expression(text)))
 
 
 class _Applier(cst.CSTTransformer):
-    def __init__(self, plans: Iterable[SyncPlan]) -> None:
+    def __init__(self, plans: Iterable[FixPlan]) -> None:
         super().__init__()
-        self.inserts: dict[cst.CSTNode, list[str]] = {}
+        # statement -> the syncs to insert before it: (alone, expressions) each
+        self.inserts: dict[cst.CSTNode, list[tuple[bool, list[str]]]] = {}
         self.wraps: set[cst.CSTNode] = set()
+        self.moves: dict[cst.CSTNode, cst.CSTNode] = {}  # line -> statement to follow
+        self.updated: dict[cst.CSTNode, cst.CSTNode] = {}
         for plan in plans:
-            if plan.names:
-                have = self.inserts.setdefault(plan.before.node, [])
-                have.extend(n for n in plan.names if n not in have)
-            self.wraps.update(plan.wraps)
+            for edit in plan.edits:
+                if isinstance(edit, InsertSync):
+                    self._add_insert(edit)
+                elif isinstance(edit, WrapSync):
+                    self.wraps.add(edit.stmt)
+                elif isinstance(edit, MoveAfter):
+                    self.moves[edit.line] = edit.after
+
+    def _add_insert(self, edit: InsertSync) -> None:
+        groups = self.inserts.setdefault(edit.before, [])
+        if edit.alone:
+            if (True, list(edit.exprs)) not in groups:
+                groups.append((True, list(edit.exprs)))
+            return
+        for alone, exprs in groups:
+            if not alone:
+                exprs.extend(e for e in edit.exprs if e not in exprs)
+                return
+        groups.append((False, list(edit.exprs)))
+
+    def _syncs(self, node: cst.CSTNode) -> list[cst.Expr]:
+        # Warm-up calls (alone) come first: they belong before the other inserted syncs.
+        groups = sorted(self.inserts.get(node, []), key=lambda g: not g[0])
+        return [_sync_expr(exprs) for _, exprs in groups]
 
     # wrapping: ``f(x)`` -> ``jax.block_until_ready(f(x))``
     def leave_Expr(self, original_node: cst.Expr, updated_node: cst.Expr) -> cst.Expr:
@@ -52,23 +75,19 @@ class _Applier(cst.CSTTransformer):
                     skip_first: bool) -> list[cst.BaseSmallStatement]:
         body: list[cst.BaseSmallStatement] = []
         for i, (orig, new) in enumerate(zip(original, updated)):
-            if orig in self.inserts and not (i == 0 and skip_first):
-                body.append(_sync_expr(self.inserts[orig]))
+            if not (i == 0 and skip_first):
+                body.extend(self._syncs(orig))
             body.append(new)
         return body
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.BaseStatement]:
-        if not any(s in self.inserts for s in original_node.body):
-            return updated_node
-        first = original_node.body[0] in self.inserts
-        updated_node = updated_node.with_changes(
-            body=self._small_body(original_node.body, updated_node.body, skip_first=True)
-        )
-        if first:
-            return self._before(self.inserts[original_node.body[0]], updated_node)
-        return updated_node
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
+        if any(s in self.inserts for s in original_node.body):
+            updated_node = updated_node.with_changes(
+                body=self._small_body(original_node.body, updated_node.body, skip_first=True)
+            )
+        return self._compound(original_node, updated_node, original_node.body[0])
 
     def leave_SimpleStatementSuite(
         self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
@@ -79,21 +98,41 @@ class _Applier(cst.CSTTransformer):
             body=self._small_body(original_node.body, updated_node.body, skip_first=False)
         )
 
-    # inserting before a compound statement whose header reads the clock
-    @staticmethod
-    def _before(names: list[str], stmt: cst.BaseStatement) -> cst.FlattenSentinel[
-        cst.BaseStatement
-    ]:
-        # The sync joins the stop's paragraph: blank lines and comments above stay above it.
-        leading = getattr(stmt, "leading_lines", ())
-        sync = cst.SimpleStatementLine(body=[_sync_expr(names)], leading_lines=leading)
-        return cst.FlattenSentinel([sync, stmt.with_changes(leading_lines=())])
+    def _reorder(self, body: Sequence[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        out = list(body)
+        for line, after in self.moves.items():
+            moved, anchor = self.updated.get(line), self.updated.get(after)
+            if moved in out and anchor in out:
+                out.remove(moved)
+                out.insert(out.index(anchor) + 1, moved)
+        return out
 
-    def _compound(self, original: cst.BaseStatement, updated: cst.BaseStatement
+    def leave_IndentedBlock(self, original_node: cst.IndentedBlock,
+                            updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
+        if not self.moves:
+            return updated_node
+        return updated_node.with_changes(body=self._reorder(updated_node.body))
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if not self.moves:
+            return updated_node
+        return updated_node.with_changes(body=self._reorder(updated_node.body))
+
+    # inserting before a compound statement whose header reads the clock
+    def _compound(self, original: cst.BaseStatement, updated: cst.BaseStatement,
+                  key: cst.CSTNode | None = None
                   ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
-        if original in self.inserts:
-            return self._before(self.inserts[original], updated)
-        return updated
+        self.updated[original] = updated
+        syncs = self._syncs(original if key is None else key)
+        if not syncs:
+            return updated
+        # The syncs join the stop's paragraph: blank lines and comments above stay above.
+        leading = getattr(updated, "leading_lines", ())
+        lines = [cst.SimpleStatementLine(body=[s]) for s in syncs]
+        lines[0] = lines[0].with_changes(leading_lines=leading)
+        stmt = updated.with_changes(leading_lines=())
+        self.updated[original] = stmt
+        return cst.FlattenSentinel([*lines, stmt])
 
     def leave_If(self, original_node: cst.If, updated_node: cst.If
                  ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
@@ -146,7 +185,7 @@ def _binds_jax(module: cst.Module) -> bool:
     return False
 
 
-def apply_plans(module: cst.Module, plans: Sequence[SyncPlan]) -> cst.Module:
+def apply_plans(module: cst.Module, plans: Sequence[FixPlan]) -> cst.Module:
     if not plans:
         return module
     fixed = module.visit(_Applier(plans))

@@ -112,7 +112,7 @@ def test_json_format(tmp_path: Path) -> None:
     rows = json.loads(jaxlint("--format", "json", "bench.py", cwd=tmp_path).stdout)
     assert rows == [{
         "path": "bench.py", "line": 8, "col": 7, "code": "JAX101",
-        "message": rows[0]["message"], "fixable": True,
+        "message": rows[0]["message"], "fixable": True, "fix": "safe",
     }]
     assert "jax.block_until_ready(y)" in rows[0]["message"]
 

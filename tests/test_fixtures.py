@@ -1,5 +1,6 @@
-"""Every fixture: findings equal its markers; the fix equals NAME.fixed.py (or changes
-nothing when that file is absent); the fixed code compiles, lints clean and is a fixed point."""
+"""Every fixture: findings equal its markers; the fix (with unsafe fixes) equals NAME.fixed.py
+(or changes nothing when that file is absent); the fixed code compiles, lints clean and is a
+fixed point; without unsafe fixes, unsafe ones are held back and counted."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def test_findings_match_markers(path: Path) -> None:
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_fix(path: Path, request: pytest.FixtureRequest) -> None:
     source = path.read_bytes()
-    result = fix_source(source, str(path))
+    result = fix_source(source, str(path), unsafe_fixes=True)
     target = fixed_path(path)
     if request.config.getoption("--update-fixtures"):
         if result.source != source:
@@ -43,7 +44,18 @@ def test_fix(path: Path, request: pytest.FixtureRequest) -> None:
     fixed = result.source
     compile(fixed, str(path), "exec")
     assert [f for f in lint_source(fixed, str(path)) if f.fixable] == []
-    assert fix_source(fixed, str(path)).source == fixed
+    assert fix_source(fixed, str(path), unsafe_fixes=True).source == fixed
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_safe_fix_holds_back_unsafe(path: Path) -> None:
+    source = path.read_bytes()
+    unsafe = [f for f in lint_source(source, str(path)) if f.fixable and f.unsafe]
+    result = fix_source(source, str(path))
+    still = [f for f in result.remaining if f.fixable and f.unsafe]
+    assert [(f.code, f.message) for f in still] == [(f.code, f.message) for f in unsafe]
+    assert result.held_back == len(unsafe)
+    assert [f for f in result.remaining if f.fixable and not f.unsafe] == []
 
 
 @pytest.mark.parametrize("path", [p for p in FILES if expected(p)],
@@ -53,7 +65,8 @@ def test_fix_only_adds_lines(path: Path) -> None:
     import difflib
 
     before = path.read_text(encoding="utf-8").splitlines()
-    after = fix_source(path.read_bytes(), str(path)).source.decode().splitlines()
+    after = fix_source(path.read_bytes(), str(path), unsafe_fixes=True).source.decode()
+    after = after.splitlines()
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, before, after).get_opcodes():
         if tag == "equal" or tag == "insert":
             continue

@@ -61,11 +61,14 @@ class Snapshot:
 
     pending: dict[Site, frozenset[Site]] = field(default_factory=dict)
     transferred: dict[Site, frozenset[Site]] = field(default_factory=dict)
+    compiles: dict[Site, frozenset[Site]] = field(default_factory=dict)
+    idle_syncs: dict[Site, frozenset[Site]] = field(default_factory=dict)
     holders: dict[str, JaxVal] = field(default_factory=dict)
     bound: frozenset[str] | None = None
 
     def add(self, st: State) -> None:
-        for mine, theirs in ((self.pending, st.pending), (self.transferred, st.transferred)):
+        mine_tables = (self.pending, self.transferred, self.compiles, self.idle_syncs)
+        for mine, theirs in zip(mine_tables, st.tagged()):
             for site, tags in theirs.items():
                 mine[site] = mine.get(site, EMPTY) | tags
         for name, value in st.env.items():
@@ -85,6 +88,7 @@ class Summary:
     waits: bool = False  # waits (with a real sync) for all work dispatched before it returns
     waits_by_transfer: bool = False  # waits, but only through a host transfer
     result: Value = None
+    jit_calls: frozenset[Site] = frozenset()  # jitted functions (by origin) it calls
 
 
 NOTHING = Summary()
@@ -97,6 +101,8 @@ class Frame:
     returns: list[tuple[State, Value]] = field(default_factory=list)
     loops: list[tuple[list[State], list[State]]] = field(default_factory=list)
     did_work: bool = False
+    created: set[Site] = field(default_factory=set)  # jitted functions made in this frame
+    jit_calls: set[Site] = field(default_factory=set)
 
     @property
     def closure(self) -> tuple[dict[str, Value], ...]:
@@ -114,16 +120,9 @@ class Region:
     where: StmtLoc
     unsynced: frozenset[Site]  # work dispatched after the start, not waited for at the stop
     host_synced: frozenset[Site]  # work waited for only by a host transfer
+    compiled: frozenset[Site]  # first calls of jitted functions (they compile) in the region
+    idle_syncs: frozenset[Site]  # syncs in the region that waited for none of its work
     snapshot: Snapshot
-
-
-@dataclass(frozen=True)
-class SyncPlan:
-    """How to sync a region: names to block on before the stop, expression statements to wrap."""
-
-    before: StmtLoc
-    names: tuple[str, ...]
-    wraps: tuple[cst.Expr, ...]
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -142,10 +141,6 @@ def _base_name(node: cst.BaseExpression) -> str | None:
     return node.value if isinstance(node, cst.Name) else None
 
 
-def _strip_parens(node: cst.BaseExpression) -> cst.BaseExpression:
-    return node
-
-
 def _is_const_string(node: cst.BaseExpression) -> bool:
     return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
 
@@ -162,6 +157,7 @@ class FlowAnalysis:
         self.pairs: set[tuple[Site, Site]] = set()
         self.bare: dict[Site, cst.Expr] = {}
         self.bare_covers: dict[Site, frozenset[Site]] = {}
+        self.transfer_where: dict[Site, StmtLoc] = {}
         self._memo: dict[tuple[object, ...], Summary] = {}
         self._active: set[tuple[object, ...]] = set()
         self._frames: list[Frame] = []
@@ -198,6 +194,7 @@ class FlowAnalysis:
         self.pairs.clear()
         self.bare.clear()
         self.bare_covers.clear()
+        self.transfer_where.clear()
         self._memo.clear()
         self._active.clear()
         self._funcs.clear()
@@ -222,64 +219,23 @@ class FlowAnalysis:
             snap = self.snapshots.get(stop)
             if snap is None or not isinstance(stop, cst.Call):
                 continue
-            unsynced = frozenset(s for s, tags in snap.pending.items() if tags & starts)
-            host = frozenset(s for s, tags in snap.transferred.items() if tags & starts)
-            out.append(Region(stop, frozenset(starts), self.where[stop], unsynced, host, snap))
+            def inside(table: dict[Site, frozenset[Site]]) -> frozenset[Site]:
+                return frozenset(s for s, tags in table.items() if tags & starts)
+
+            out.append(Region(stop, frozenset(starts), self.where[stop], inside(snap.pending),
+                              inside(snap.transferred), inside(snap.compiles),
+                              inside(snap.idle_syncs), snap))
         return out
 
-    def sync_plan(self, region: Region, order: Mapping[Site, tuple[int, int]]) -> SyncPlan | None:
-        """The smallest honest fix: block on the region's results (values no other pending
-        value was computed from) before the stop read; wrap dropped results in place."""
-        todo = set(region.unsynced)
-        if not todo:
-            return None
-        snap = region.snapshot
-        bound = snap.bound or frozenset()
-        cands = {
-            name: v
-            for name, v in snap.holders.items()
-            if v.origin & todo and name in bound
-        }
-        plain_origins = frozenset().union(*(v.origin for v in cands.values() if not v.container))
-        chosen = []
-        for name, v in cands.items():
-            if v.container and v.origin <= plain_origins:
-                continue
-            # Drop a value that a later pending value was computed from (``y`` when ``z = y * 2``
-            # is pending): syncing ``z`` waits for ``y``. "Later" is by dispatch order, which
-            # keeps a loop-carried value (``params``) over what its next step consumed.
-            if any(o != name and v.origin <= w.deps and v.origin <= w.covers
-                   for o, w in cands.items()):
-                continue
-            chosen.append(name)
-
-        def first(name: str) -> tuple[tuple[int, int], tuple[int, int]]:
-            made = min((order.get(s, (0, 0)) for s in cands[name].origin), default=(0, 0))
-            target = self.bind_sites.get(name)
-            return made, order.get(target, (0, 0)) if target is not None else (0, 0)
-
-        chosen.sort(key=lambda n: (first(n), n))
-        covered: set[Site] = set()
-        for name in chosen:
-            covered |= cands[name].covers
-        wraps = []
-        for site in sorted(todo - covered, key=lambda s: order.get(s, (0, 0)), reverse=True):
-            if site in covered:
-                continue
-            stmt = self.bare.get(site)
-            if stmt is None:
-                continue
-            wraps.append(stmt)
-            covered |= self.bare_covers.get(site, frozenset({site}))
-        if todo - covered:
-            return None
-        if chosen and not region.where.fixable:
-            return None
-        if any(region.where.node is w for w in wraps):
-            return None
-        return SyncPlan(region.where, tuple(chosen), tuple(reversed(wraps)))
-
     # ------------------------------------------------------------------ names
+    def is_external(self, name: str) -> bool:
+        """Whether ``name`` at module level is an import or a builtin."""
+        scope = self.scopes.get(self.module)
+        if scope is None:
+            return False
+        return any(q.source in (QualifiedNameSource.IMPORT, QualifiedNameSource.BUILTIN)
+                   for q in scope.get_qualified_names_for(name))
+
     def _lookup(self, name: str, st: State) -> tuple[bool, Value]:
         if name in st.env:
             return True, st.env[name]
@@ -322,16 +278,28 @@ class FlowAnalysis:
                 deps = deps | v.origin | v.deps
         return JaxVal(covers, frozenset({site}), deps)
 
-    def _sync(self, value: Value, st: State, transfer: bool = False) -> None:
+    def _sync(self, value: Value, st: State, transfer: bool = False,
+              site: Site | None = None) -> None:
+        """Wait for ``value`` (and, in dispatch order, everything before it).
+
+        ``site`` is the syncing call; a real sync that finds none of the pending work to wait
+        for is remembered as idle (it synced the wrong value: an input, a stale result).
+        """
         if not isinstance(value, JaxVal):
             return
-        for site in value.covers:
-            if site in st.pending:
-                tags = st.pending.pop(site)
+        waited = False
+        for work in value.covers:
+            if work in st.pending:
+                waited = True
+                tags = st.pending.pop(work)
                 if transfer:
-                    st.transferred[site] = tags
-            elif not transfer:
-                st.transferred.pop(site, None)
+                    st.transferred[work] = tags
+                    self.transfer_where.setdefault(work, self._loc)
+            elif not transfer and work in st.transferred:
+                waited = True
+                st.transferred.pop(work)
+        if site is not None and not transfer and not waited and (st.pending or st.transferred):
+            st.idle_syncs[site] = st.reads
 
     def _sync_all(self, st: State, transfer: bool = False) -> None:
         self._sync(JaxVal(frozenset(st.pending) | frozenset(st.transferred)), st, transfer)
@@ -340,7 +308,7 @@ class FlowAnalysis:
         snap = self.snapshots.setdefault(node, Snapshot())
         snap.add(st)
         self.where.setdefault(node, self._loc)
-        for table in (st.pending, st.transferred):
+        for table in st.tagged():
             for site, tags in table.items():
                 if node in tags:
                     table[site] = tags - {node}
@@ -598,17 +566,21 @@ class FlowAnalysis:
         value: Value = fn
         for deco in reversed(stmt.decorators):
             d = self._eval(deco.decorator, st)
-            value = self._apply_decorator(d, value)
+            value = self._apply_decorator(d, value, stmt)
         self._bind(stmt.name, value, st)
         return st
 
-    def _apply_decorator(self, deco: Value, value: Value) -> Value:
+    def _make_callable(self, origin: Site, jitted: bool) -> JaxCallable:
+        self.frame.created.add(origin)
+        return JaxCallable(jitted=jitted, origin=origin)
+
+    def _apply_decorator(self, deco: Value, value: Value, stmt: cst.FunctionDef) -> Value:
         if isinstance(deco, Transform):
-            return JaxCallable()
+            return self._make_callable(stmt, deco.jit)
         if isinstance(deco, Ref):
             kind = names.classify(deco.name)
             if kind is CallKind.TRANSFORM:
-                return JaxCallable()
+                return self._make_callable(stmt, deco.name in names.JIT_TRANSFORMS)
             if deco.name in ("builtins.staticmethod", "builtins.classmethod", "builtins.property"):
                 return value
             if kind is CallKind.UNKNOWN and names.is_jax_library(deco.name):
@@ -715,12 +687,13 @@ class FlowAnalysis:
         args = self._args(node, st)
         values = [v for _, _, v in args]
         if isinstance(callee, JaxCallable):
+            self._note_call(callee, node, st)
             result = self._dispatch(node, values, st)
             if callee.synced:
                 self._sync(result, st)
             return result
         if isinstance(callee, Transform):
-            return JaxCallable()
+            return self._make_callable(node, callee.jit)
         if isinstance(callee, Func):
             return self._call_func(callee, node, args, None, st)
         if isinstance(callee, Klass):
@@ -750,8 +723,7 @@ class FlowAnalysis:
         values = [v for _, _, v in args]
         jax_args = [v for v in values if isinstance(v, JaxVal)]
         if kind is CallKind.SYNC:
-            for v in jax_args:
-                self._sync(v, st)
+            self._sync(union_jax(jax_args), st, site=node)
             return union_jax(values)
         if kind is CallKind.TRANSFER:
             for v in jax_args:
@@ -760,11 +732,11 @@ class FlowAnalysis:
         if kind is CallKind.TREE_MAP:
             return self._tree_map(node, values, st)
         if kind is CallKind.TRANSFORM:
-            return JaxCallable()
+            return self._make_callable(node, q in names.JIT_TRANSFORMS)
         if kind is CallKind.PARTIAL:
             first = values[0] if values else None
             if isinstance(first, Ref) and names.classify(first.name) is CallKind.TRANSFORM:
-                return Transform()
+                return Transform(jit=first.name in names.JIT_TRANSFORMS)
             return first
         if kind is CallKind.WORK:
             return self._dispatch(node, values, st)
@@ -795,7 +767,7 @@ class FlowAnalysis:
         values = [v for _, _, v in args]
         if isinstance(base, JaxVal):
             if attr == "block_until_ready":
-                self._sync(base, st)
+                self._sync(base, st, site=node)
                 return base
             if attr in names.TRANSFER_METHODS:
                 self._sync(base, st, transfer=True)
@@ -810,9 +782,14 @@ class FlowAnalysis:
             self._put(base_key, values, st)
             return None
         if isinstance(base, (JaxCallable, Func)) and attr in ("lower", "trace"):
-            return Lowered()
+            return Lowered(base.origin if isinstance(base, JaxCallable) else None)
         if isinstance(base, Lowered):
-            return JaxCallable() if attr == "compile" else None
+            if attr != "compile":
+                return None
+            # Compiling ahead of time is the warm-up: later calls do not compile.
+            if base.origin is not None:
+                st.called = st.called | {base.origin}
+            return JaxCallable()
         if isinstance(base, (JaxCallable, Func, Instance, LibObject)) and attr == "__call__":
             return self._call_value(base, node, st)
         if isinstance(base, Instance):
@@ -820,6 +797,7 @@ class FlowAnalysis:
             if isinstance(member, Func):
                 return self._call_func(member, node, args, base, st)
             if isinstance(member, JaxCallable):
+                self._note_call(member, node, st)
                 return self._dispatch(node, values, st)
             return None
         if isinstance(base, Klass):
@@ -844,6 +822,22 @@ class FlowAnalysis:
                     self._sync(v, st, transfer=True)
         return None
 
+    def _note_call(self, callee: JaxCallable, node: Site, st: State) -> None:
+        """A call of a jitted function compiles when it is the first on every path so far.
+
+        Only functions made in the frame being analysed are judged: a function from
+        elsewhere may have been called (warmed up) before this frame ran.
+        """
+        if not callee.jitted or callee.origin is None:
+            return
+        self.frame.jit_calls.add(callee.origin)
+        self._first_call(callee.origin, node, st)
+
+    def _first_call(self, origin: Site, node: Site, st: State) -> None:
+        if origin in self.frame.created and origin not in st.called:
+            st.compiles[node] = st.reads
+        st.called = st.called | {origin}
+
     def _put(self, key: str | None, values: Sequence[Value], st: State) -> None:
         item = union_jax(values)
         if key is None or item is None:
@@ -858,8 +852,7 @@ class FlowAnalysis:
         trees = values[1:]
         effect = self._effect_on_args(fn, len(trees))
         if effect == "sync":
-            for v in trees:
-                self._sync(v, st)
+            self._sync(union_jax(trees), st, site=node)
             return union_jax(trees)
         if effect == "transfer":
             for v in trees:
@@ -914,6 +907,9 @@ class FlowAnalysis:
         params = self._bind_params(fn, args, self_value)
         summary = self._call_function(fn, params, count=True)
         values = [v for _, _, v in args]
+        for origin in summary.jit_calls:
+            self.frame.jit_calls.add(origin)
+            self._first_call(origin, node, st)
         if summary.waits or summary.waits_by_transfer:
             self._sync_all(st, transfer=not summary.waits)
             if summary.work:
@@ -1023,7 +1019,8 @@ class FlowAnalysis:
         result: Value = None
         for _, v in frame.returns:
             result = join_values(result, v)
-        summary = Summary(frame.did_work, waits, by_transfer, result)
+        summary = Summary(frame.did_work, waits, by_transfer, result,
+                          frozenset(frame.jit_calls))
         self._memo[key] = summary
         return summary
 
@@ -1061,8 +1058,7 @@ class FlowAnalysis:
         ):
             for stop in left.sites:
                 for start in right.sites:
-                    if stop is not start or len(right.sites) > 1 or True:
-                        self.pairs.add((stop, start))
+                    self.pairs.add((stop, start))
             return None
         if isinstance(node.operator, cst.Modulo) and _is_const_string(node.left):
             self._sync(right, st, transfer=True)
@@ -1231,8 +1227,6 @@ class _YieldFinder(cst.CSTVisitor):
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False
 
-
-_GEN_CACHE: dict[int, bool] = {}
 
 
 def _is_generator(node: cst.FunctionDef) -> bool:

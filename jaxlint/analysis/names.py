@@ -142,6 +142,21 @@ TRANSFORMS = frozenset(
     }
 )
 
+# The transformations whose functions compile on their first call (and cache the result).
+JIT_TRANSFORMS = frozenset(
+    {
+        "jax.jit",
+        "jax.pmap",
+        "jax.api.jit",
+        "jax.experimental.pjit.pjit",
+        "flax.linen.jit",
+        "flax.nnx.jit",
+        "flax.nnx.pmap",
+        "equinox.filter_jit",
+        "equinox.filter_pmap",
+    }
+)
+
 PARTIALS = frozenset({"functools.partial"})
 
 # Calls in the JAX namespace that dispatch no device work. Anything else under ``jax.`` does.

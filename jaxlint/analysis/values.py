@@ -51,10 +51,14 @@ class TimerRead:
 class JaxCallable:
     """A function whose calls dispatch JAX work (``jax.jit(f)``, ``compiled``).
 
-    ``synced`` is true when a call also waits for its own result.
+    ``synced`` is true when a call also waits for its own result. ``jitted`` callables
+    compile on their first call; ``origin`` is the node that made the function object
+    (``jax.jit(...)`` or the decorated ``def``), which identifies it across names.
     """
 
     synced: bool = False
+    jitted: bool = False
+    origin: cst.CSTNode | None = None
 
 
 @dataclass(frozen=True)
@@ -74,10 +78,14 @@ class LibObject:
 class Transform:
     """``jax.jit``, ``partial(jax.jit, ...)``: applied to a function it gives a JaxCallable."""
 
+    jit: bool = False
+
 
 @dataclass(frozen=True)
 class Lowered:
     """``jitted.lower(x)``: compiling it is synchronous; its ``.compile()`` is a JaxCallable."""
+
+    origin: cst.CSTNode | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,6 +161,9 @@ class State:
     ``pending``: work not yet waited for -> the timer reads made before it was dispatched.
     ``transferred``: work waited for only by a host transfer -> the same timer reads.
     ``reads``: timer calls executed so far.
+    ``called``: jitted functions (by origin) called or compiled on every path so far.
+    ``compiles``: first calls of jitted functions (call sites) -> timer reads before them.
+    ``idle_syncs``: syncs that waited for no pending work -> timer reads before them.
     """
 
     env: dict[str, Value] = field(default_factory=dict)
@@ -160,11 +171,19 @@ class State:
     pending: dict[Site, frozenset[Site]] = field(default_factory=dict)
     transferred: dict[Site, frozenset[Site]] = field(default_factory=dict)
     reads: frozenset[Site] = EMPTY
+    called: frozenset[Site] = EMPTY
+    compiles: dict[Site, frozenset[Site]] = field(default_factory=dict)
+    idle_syncs: dict[Site, frozenset[Site]] = field(default_factory=dict)
     live: bool = True
 
     def copy(self) -> State:
         return replace(self, env=dict(self.env), pending=dict(self.pending),
-                       transferred=dict(self.transferred))
+                       transferred=dict(self.transferred), compiles=dict(self.compiles),
+                       idle_syncs=dict(self.idle_syncs))
+
+    def tagged(self) -> tuple[dict[Site, frozenset[Site]], ...]:
+        """The tables whose entries carry the timer reads made before them."""
+        return self.pending, self.transferred, self.compiles, self.idle_syncs
 
     def same_as(self, other: State) -> bool:
         return (
@@ -174,6 +193,9 @@ class State:
             and self.pending == other.pending
             and self.transferred == other.transferred
             and self.reads == other.reads
+            and self.called == other.called
+            and self.compiles == other.compiles
+            and self.idle_syncs == other.idle_syncs
         )
 
 
@@ -191,7 +213,8 @@ def join_states(states: Iterable[State]) -> State:
         for name, value in other.env.items():
             out.env[name] = join_values(out.env.get(name), value) if name in out.env else value
         out.bound &= other.bound
-        _merge_tags(out.pending, other.pending)
-        _merge_tags(out.transferred, other.transferred)
+        for mine, theirs in zip(out.tagged(), other.tagged()):
+            _merge_tags(mine, theirs)
         out.reads |= other.reads
+        out.called &= other.called
     return out

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import libcst as cst
 
-from jaxlint.analysis import FlowAnalysis, SyncPlan
+from jaxlint.analysis import FixPlan, FlowAnalysis
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class Report:
 
     node: cst.CSTNode
     message: str
-    plan: SyncPlan | None = None
+    plan: FixPlan | None = None
     region: tuple[cst.CSTNode, ...] = ()
 
 
@@ -31,9 +31,25 @@ class FileContext:
         self.flow = flow
         self.line_of = line_of
 
+    def line(self, node: cst.CSTNode) -> int:
+        return self.line_of.get(node, (0, 0))[0]
+
     def code(self, node: cst.CSTNode, limit: int = 60) -> str:
         text = " ".join(self.module.code_for_node(node).split())
         return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def sync_call_text(exprs: tuple[str, ...]) -> str:
+    """``jax.block_until_ready(y)`` / ``jax.block_until_ready((a, b))`` as the fix writes it."""
+    inner = exprs[0] if len(exprs) == 1 else "(" + ", ".join(exprs) + ")"
+    return f"jax.block_until_ready({inner})"
+
+
+def still_computing(exprs: tuple[str, ...]) -> str:
+    quoted = [f"`{e}`" for e in exprs]
+    if len(quoted) == 1:
+        return f"{quoted[0]} is still being computed"
+    return ", ".join(quoted[:-1]) + " and " + quoted[-1] + " are still being computed"
 
 
 class Rule:

@@ -2,16 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from jaxlint.rules.base import FileContext, Report, Rule
-
-
-def _names(names: tuple[str, ...]) -> tuple[str, str]:
-    """(`a` and `b` are, (a, b)) for the message and the call."""
-    quoted = [f"`{n}`" for n in names]
-    if len(quoted) == 1:
-        return f"{quoted[0]} is", names[0]
-    listed = ", ".join(quoted[:-1]) + " and " + quoted[-1]
-    return f"{listed} are", "(" + ", ".join(names) + ")"
+from jaxlint.analysis.plans import sync_before_stop
+from jaxlint.rules.base import FileContext, Report, Rule, still_computing, sync_call_text
 
 
 class UnsyncedTimer(Rule):
@@ -49,22 +41,26 @@ class UnsyncedTimer(Rule):
     MESSAGE = "timer stops before JAX work finishes: {detail}"
 
     def check(self, ctx: FileContext) -> Iterator[Report]:
-        flow = ctx.flow
-        for region in flow.regions():
-            if not region.unsynced:
-                continue
-            plan = flow.sync_plan(region, ctx.line_of)
-            if plan is not None and plan.names:
-                what, call = _names(plan.names)
-                detail = (f"{what} still being computed; call jax.block_until_ready({call}) "
-                          "before reading the clock")
-            elif plan is not None:
-                shown = ctx.code(plan.wraps[-1].value)
-                detail = (f"the result of `{shown}` is still being computed; wrap it in "
-                          "jax.block_until_ready(...) before reading the clock")
-            else:
-                first = min(ctx.line_of.get(s, (0, 0)) for s in region.unsynced)
-                detail = (f"JAX work from line {first[0]} is still being computed; call "
-                          "jax.block_until_ready(...) on its result before reading the clock")
-            yield Report(region.stop, self.MESSAGE.format(detail=detail), plan,
-                         (*region.starts, region.stop))
+        for region in ctx.flow.regions():
+            if not region.unsynced or region.idle_syncs:
+                continue  # synced, or synced on the wrong value (JAX103)
+            plan = sync_before_stop(ctx.flow, region, ctx.line_of)
+            yield Report(region.stop, self.MESSAGE.format(detail=describe(ctx, region, plan)),
+                         plan, (*region.starts, region.stop))
+
+
+def describe(ctx: FileContext, region: object, plan: object) -> str:
+    """What is unfinished and how to finish it, for JAX101 and JAX103."""
+    from jaxlint.analysis import FixPlan, Region
+
+    assert isinstance(region, Region)
+    if isinstance(plan, FixPlan) and plan.synced_exprs:
+        exprs = plan.synced_exprs
+        return (f"{still_computing(exprs)}; call {sync_call_text(exprs)} "
+                "before reading the clock")
+    if isinstance(plan, FixPlan) and plan.wraps:
+        return (f"the result of `{ctx.code(plan.wraps[-1].value)}` is still being computed; "
+                "wrap it in jax.block_until_ready(...) before reading the clock")
+    first = min(ctx.line(s) for s in region.unsynced)
+    return (f"JAX work from line {first} is still being computed; call "
+            "jax.block_until_ready(...) on its result before reading the clock")

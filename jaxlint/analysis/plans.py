@@ -1,0 +1,247 @@
+"""Turning what the flow analysis found into edits a fixer can apply.
+
+Each function answers "what is the smallest honest edit that makes this region measure the
+work?" for one kind of mistake, or None when no edit is safe to make mechanically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Union
+
+import libcst as cst
+
+from jaxlint.analysis.flow import FlowAnalysis, Region, StmtLoc
+from jaxlint.analysis.values import Site
+
+
+@dataclass(frozen=True)
+class InsertSync:
+    """Insert ``jax.block_until_ready(<exprs>)`` before ``before`` (a statement).
+
+    Plans inserting at the same place are merged into one call unless ``alone``.
+    """
+
+    before: cst.CSTNode
+    exprs: tuple[str, ...]
+    alone: bool = False
+
+
+@dataclass(frozen=True)
+class WrapSync:
+    """Wrap an expression statement: ``f(x)`` -> ``jax.block_until_ready(f(x))``."""
+
+    stmt: cst.Expr
+
+
+@dataclass(frozen=True)
+class MoveAfter:
+    """Move the line ``line`` to right after the statement ``after`` (same block)."""
+
+    line: cst.SimpleStatementLine
+    after: cst.CSTNode
+
+
+Edit = Union[InsertSync, WrapSync, MoveAfter]
+
+
+@dataclass(frozen=True)
+class FixPlan:
+    edits: tuple[Edit, ...]
+    unsafe: bool = False
+
+    @property
+    def synced_exprs(self) -> tuple[str, ...]:
+        return tuple(e for edit in self.edits if isinstance(edit, InsertSync)
+                     for e in edit.exprs)
+
+    @property
+    def wraps(self) -> tuple[cst.Expr, ...]:
+        return tuple(edit.stmt for edit in self.edits if isinstance(edit, WrapSync))
+
+
+Order = Mapping[cst.CSTNode, tuple[int, int]]
+
+
+def results_to_sync(flow: FlowAnalysis, region: Region, todo: frozenset[Site], order: Order
+                    ) -> tuple[list[str], list[cst.Expr], set[Site]]:
+    """The region's results: names bound to values no other pending value was computed
+    from, plus dropped results to wrap in place; and the work they leave uncovered."""
+    snap = region.snapshot
+    bound = snap.bound or frozenset()
+    cands = {name: v for name, v in snap.holders.items() if v.origin & todo and name in bound}
+    plain = frozenset().union(*(v.origin for v in cands.values() if not v.container))
+    chosen = []
+    for name, v in cands.items():
+        if v.container and v.origin <= plain:
+            continue
+        # Drop a value a later pending value was computed from (``y`` when ``z = y * 2`` is
+        # pending): syncing ``z`` waits for ``y``. "Later" is by dispatch order, which keeps a
+        # loop-carried value (``params``) over what its next step consumed.
+        if any(o != name and v.origin <= w.deps and v.origin <= w.covers
+               for o, w in cands.items()):
+            continue
+        chosen.append(name)
+
+    def first(name: str) -> tuple[tuple[int, int], tuple[int, int]]:
+        made = min((order.get(s, (0, 0)) for s in cands[name].origin), default=(0, 0))
+        target = flow.bind_sites.get(name)
+        return made, order.get(target, (0, 0)) if target is not None else (0, 0)
+
+    chosen.sort(key=lambda n: (first(n), n))
+    covered: set[Site] = set()
+    for name in chosen:
+        covered |= cands[name].covers
+    wraps: list[cst.Expr] = []
+    for site in sorted(todo - covered, key=lambda s: order.get(s, (0, 0)), reverse=True):
+        stmt = flow.bare.get(site)
+        if site in covered or stmt is None:
+            continue
+        wraps.append(stmt)
+        covered |= flow.bare_covers.get(site, frozenset({site}))
+    wraps.reverse()
+    return chosen, wraps, set(todo) - covered
+
+
+def sync_before_stop(flow: FlowAnalysis, region: Region, order: Order) -> FixPlan | None:
+    """JAX101/JAX103: block on the region's results right before the clock is read."""
+    if not region.unsynced:
+        return None
+    names, wraps, left = results_to_sync(flow, region, region.unsynced, order)
+    if left or (names and not region.where.fixable):
+        return None
+    if any(region.where.node is w for w in wraps):
+        return None
+    edits: list[Edit] = [WrapSync(w) for w in wraps]
+    if names:
+        edits.append(InsertSync(region.where.node, tuple(names)))
+    return FixPlan(tuple(edits))
+
+
+class _Blocks(cst.CSTVisitor):
+    """Which statement list each statement line sits in, and at which index."""
+
+    def __init__(self) -> None:
+        self.where: dict[cst.CSTNode, tuple[int, int]] = {}
+        self.blocks: list[tuple[cst.CSTNode, ...]] = []
+
+    def _add(self, body: tuple[cst.CSTNode, ...]) -> None:
+        index = len(self.blocks)
+        self.blocks.append(body)
+        for i, stmt in enumerate(body):
+            self.where[stmt] = (index, i)
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    self.where[small] = (index, i)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._add(tuple(node.body))
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self._add(tuple(node.body))
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.add(n.value)
+
+    node.visit(Names())
+    return found
+
+
+def _free_names(node: cst.CSTNode) -> set[str]:
+    """Names an expression reads from its scope (not attribute or keyword names)."""
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            found.add(n.value)
+
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            n.value.visit(self)
+            return False
+
+        def visit_Arg(self, n: cst.Arg) -> bool:
+            n.value.visit(self)
+            return False
+
+        def visit_Lambda(self, n: cst.Lambda) -> bool:
+            return False
+
+    node.visit(Names())
+    return found
+
+
+def _targets(line: cst.SimpleStatementLine) -> set[str]:
+    out: set[str] = set()
+    for small in line.body:
+        if isinstance(small, cst.Assign):
+            for t in small.targets:
+                out |= _names_in(t.target)
+        elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+            out |= _names_in(small.target)
+    return out
+
+
+def sync_then_transfer(flow: FlowAnalysis, region: Region, order: Order) -> FixPlan | None:
+    """JAX104: block on the results where the transfer was, and move the transfer (one
+    whole line in the stop's block, whose results nothing before the stop uses) to after
+    the stop. Unsafe: it moves code."""
+    if region.unsynced or not region.host_synced or not region.where.fixable:
+        return None
+    locs = {flow.transfer_where.get(s) for s in region.host_synced}
+    if len(locs) != 1 or None in locs:
+        return None
+    loc = next(iter(locs))
+    assert isinstance(loc, StmtLoc)
+    if not loc.fixable or not isinstance(loc.node, cst.BaseSmallStatement):
+        return None
+    names, wraps, left = results_to_sync(flow, region, region.host_synced, order)
+    if left or wraps or not names:
+        return None
+    blocks = _Blocks()
+    flow.module.visit(blocks)
+    t_at = blocks.where.get(loc.node)
+    s_at = blocks.where.get(region.where.node)
+    if t_at is None or s_at is None or t_at[0] != s_at[0] or t_at[1] >= s_at[1]:
+        return None
+    body = blocks.blocks[t_at[0]]
+    line = body[t_at[1]]
+    stop_line = body[s_at[1]]
+    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
+        return None
+    bound = _targets(line)
+    if bound:
+        for later in body[t_at[1] + 1 : s_at[1] + 1]:
+            if _names_in(later) & bound:
+                return None
+    return FixPlan((InsertSync(loc.node, tuple(names)), MoveAfter(line, stop_line)), unsafe=True)
+
+
+def warm_up_before_start(flow: FlowAnalysis, region: Region, call: cst.Call, order: Order
+                         ) -> FixPlan | None:
+    """JAX105: call the jitted function once, synced, before the clock starts. Unsafe: it
+    runs user code once more. Only when the call's names mean the same thing there."""
+    if len(region.starts) != 1:
+        return None
+    start = next(iter(region.starts))
+    loc = flow.where.get(start)
+    snap = flow.snapshots.get(start)
+    if loc is None or not loc.fixable or snap is None:
+        return None
+    start_pos = order.get(start, (0, 0))
+    code = flow.module.code_for_node(call).strip()
+    if "\n" in code or "\r" in code:
+        return None
+    for name in _free_names(call):
+        site = flow.bind_sites.get(name)
+        if site is not None and order.get(site, (0, 0)) > start_pos:
+            return None  # (re)bound inside the region: the warm-up would see another value
+        known = name in (snap.bound or ()) or name in flow.globals or flow.is_external(name)
+        if not known:
+            return None
+    return FixPlan((InsertSync(loc.node, (code,), alone=True),), unsafe=True)

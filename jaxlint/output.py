@@ -1,0 +1,291 @@
+"""Rendering findings as text, JSON, GitHub annotations or SARIF. Pure: strings in, string out.
+
+``render(findings, fmt)`` is all a front end needs. Two optional inputs add detail:
+
+``sources(path)``
+    the text of ``path`` that the findings' positions refer to, or None when unknown. The
+    ``full`` format shows source lines from it; with ``fixed`` it is the text before fixing.
+``fixed[path]``
+    the text ``jaxlint --fix`` would write for ``path`` (only paths a fix changes). ``full``
+    shows the fix as a unified diff after the file's findings; ``sarif`` attaches it to the
+    results as SARIF ``fixes``. Both need ``sources`` for the same path.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import PurePath, PurePosixPath, PureWindowsPath
+from typing import Any
+from urllib.parse import quote
+
+from jaxlint import __version__
+from jaxlint.finding import Finding
+from jaxlint.rules import RULES
+
+FORMATS = ("text", "concise", "full", "json", "json-lines", "github", "sarif")
+
+SARIF_SCHEMA = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+CONTEXT_LINES = 2  # source lines shown before and after a finding's line in ``full``
+
+Sources = Callable[[str], "str | None"]
+
+# Python (and libcst) end a line at \r\n, \r or \n only; str.splitlines also splits on \f etc.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def render(
+    findings: Iterable[Finding],
+    fmt: str,
+    *,
+    sources: Sources | None = None,
+    fixed: Mapping[str, str] | None = None,
+    unsafe_fixes: bool = False,
+) -> str:
+    """All findings in the format ``fmt`` (one of FORMATS), sorted by path and position.
+
+    ``unsafe_fixes`` says whether ``fixed`` includes unsafe fixes; when it does not, findings
+    whose fix is unsafe are not credited with any part of it.
+    """
+    ordered = sorted(findings, key=Finding.sort_key)
+    fixed = fixed or {}
+    if fmt in ("text", "concise"):
+        return "".join(f"{_header(f)}\n" for f in ordered)
+    if fmt == "full":
+        return _full(ordered, sources, fixed, unsafe_fixes)
+    if fmt == "json":
+        return json.dumps([_row(f) for f in ordered], indent=2) + "\n"
+    if fmt == "json-lines":
+        return "".join(json.dumps(_row(f)) + "\n" for f in ordered)
+    if fmt == "github":
+        return "".join(_github(f) + "\n" for f in ordered)
+    if fmt == "sarif":
+        return json.dumps(sarif(ordered, sources, fixed, unsafe_fixes), indent=2) + "\n"
+    raise ValueError(f"unknown output format: {fmt!r} (expected one of {', '.join(FORMATS)})")
+
+
+def unified_diff(path: str, old: str, new: str) -> str:
+    """The change from ``old`` to ``new`` as a unified diff with a/ and b/ file names."""
+    return "".join(difflib.unified_diff(_lines(old), _lines(new), f"a/{path}", f"b/{path}"))
+
+
+# --- text, json, github -------------------------------------------------------------------
+
+
+def _header(f: Finding, mark: str = "") -> str:
+    return f"{f.path}:{f.line}:{f.col + 1}: {f.code} {mark}{f.message}"
+
+
+def _row(f: Finding) -> dict[str, Any]:
+    return {"path": f.path, "line": f.line, "col": f.col + 1, "code": f.code,
+            "message": f.message, "fixable": f.fixable}
+
+
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _github(f: Finding) -> str:
+    props = ",".join(f"{k}={_gh_property(str(v))}" for k, v in
+                     (("file", f.path), ("line", f.line), ("col", f.col + 1), ("title", f.code)))
+    return f"::error {props}::{_gh_data(f'{f.code} {f.message}')}"
+
+
+# --- full ---------------------------------------------------------------------------------
+
+
+def _lines(text: str) -> list[str]:
+    return _LINE.findall(text)
+
+
+def _strip_eol(line: str) -> str:
+    return line.rstrip("\r\n")
+
+
+def _applied(f: Finding, unsafe_fixes: bool) -> bool:
+    """Whether ``fixed`` includes this finding's fix."""
+    return f.fixable and (unsafe_fixes or not getattr(f, "unsafe", False))
+
+
+def _snippet(f: Finding, text: str) -> list[str]:
+    lines = _lines(text)
+    if not 1 <= f.line <= len(lines):
+        return []
+    first = max(1, f.line - CONTEXT_LINES)
+    last = min(len(lines), f.line + CONTEXT_LINES)
+    width = len(str(last))
+    gutter = " " * width + " |"
+    out = [gutter]
+    for n in range(first, last + 1):
+        line = _strip_eol(lines[n - 1]).expandtabs()
+        out.append(f"{n:>{width}} | {line}".rstrip())
+        if n == f.line:
+            # Tabs expanded as in the line above, so the caret lands under the column.
+            prefix = _strip_eol(lines[n - 1])[: f.col].expandtabs()
+            out.append(f"{gutter} {' ' * len(prefix)}^ {f.code}")
+    out.append(gutter)
+    return out
+
+
+def _full(findings: list[Finding], sources: Sources | None, fixed: Mapping[str, str],
+          unsafe_fixes: bool) -> str:
+    """ruff's ``full`` format: each finding with its source lines and a caret under the
+    column (``[*]`` marks a finding the fix removes), then the file's fix as a diff."""
+    out: list[str] = []
+    for i, f in enumerate(findings):
+        text = sources(f.path) if sources else None
+        out.append(_header(f, "[*] " if _applied(f, unsafe_fixes) else ""))
+        if text is not None:
+            out.extend(_snippet(f, text))
+        last_of_file = i + 1 == len(findings) or findings[i + 1].path != f.path
+        if last_of_file and text is not None and f.path in fixed:
+            out.append(f"Fix for {f.path} (jaxlint --fix):")
+            out.extend(unified_diff(f.path, text, fixed[f.path]).splitlines())
+        out.append("")
+    return "".join(line + "\n" for line in out)
+
+
+# --- sarif --------------------------------------------------------------------------------
+
+
+def _uri(path: str) -> str:
+    """A URI reference for ``path``: relative with forward slashes, or file:// if absolute."""
+    pure: PurePath = PureWindowsPath(path) if "\\" in path else PurePosixPath(path)
+    if pure.is_absolute():
+        return pure.as_uri()
+    return quote(pure.as_posix(), safe="/")
+
+
+def _summary(template: str) -> str:
+    """A rule's MESSAGE with its fields elided: "timer stops before JAX work finishes"."""
+    text = re.sub(r"\{[^{}]*\}", "…", template)
+    return re.sub(r"\s*[:;,]\s*…$", "", text)
+
+
+def _section(doc: str, title: str) -> str:
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", doc, re.M | re.S)
+    return " ".join(match.group(1).split()) if match else ""
+
+
+def _rule_descriptor(code: str) -> dict[str, Any]:
+    rule = RULES.get(code)
+    if rule is None:
+        return {"id": code}
+    doc = inspect.cleandoc(rule.__doc__ or "")
+    descriptor: dict[str, Any] = {
+        "id": code,
+        "name": rule.__name__,
+        "shortDescription": {"text": _summary(rule.MESSAGE)},
+        "defaultConfiguration": {"level": "error"},
+    }
+    if doc:
+        descriptor["fullDescription"] = {"text": _section(doc, "What it does") or doc}
+        descriptor["help"] = {"text": doc, "markdown": doc}
+    return descriptor
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of a character offset into ``text``."""
+    before = _lines(text[:offset])
+    if not before or before[-1] != _strip_eol(before[-1]):  # at the start of a line
+        return len(before) + 1, 1
+    return len(before), len(before[-1]) + 1
+
+
+def _replacements(old: str, new: str) -> list[tuple[int, dict[str, Any]]]:
+    """The edits from ``old`` to ``new``, whole lines at a time, each as (the 1-based line
+    it is at in ``old``, a SARIF replacement object)."""
+    a, b = _lines(old), _lines(new)
+    starts = [0]
+    for line in a:
+        starts.append(starts[-1] + len(line))
+    out = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        start_line, start_col = _position(old, starts[i1])
+        end_line, end_col = _position(old, starts[i2])
+        replacement: dict[str, Any] = {"deletedRegion": {
+            "startLine": start_line, "startColumn": start_col,
+            "endLine": end_line, "endColumn": end_col,
+        }}
+        if j2 > j1:
+            replacement["insertedContent"] = {"text": "".join(b[j1:j2])}
+        out.append((max(i2, i1 + 1), replacement))
+    return out
+
+
+def _fixes_by_finding(findings: list[Finding], sources: Sources | None,
+                      fixed: Mapping[str, str], unsafe_fixes: bool
+                      ) -> dict[int, list[dict[str, Any]]]:
+    """Each replacement of a file's fix, given to the first finding the fix removes at or
+    after it (the last one for replacements below them all), so that applying all of a
+    file's SARIF fixes gives exactly what ``jaxlint --fix`` writes."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    if sources is None:
+        return out
+    for path, new in fixed.items():
+        old = sources(path)
+        owners = [i for i, f in enumerate(findings)
+                  if f.path == path and _applied(f, unsafe_fixes)]
+        if old is None or not owners:
+            continue
+        for line, replacement in _replacements(old, new):
+            owner = next((i for i in owners if findings[i].line >= line), owners[-1])
+            out.setdefault(owner, []).append(replacement)
+    return out
+
+
+def sarif(findings: Iterable[Finding], sources: Sources | None = None,
+          fixed: Mapping[str, str] | None = None, unsafe_fixes: bool = False
+          ) -> dict[str, Any]:
+    """A SARIF 2.1.0 log with one run: every rule jaxlint has, and a result per finding."""
+    ordered = sorted(findings, key=Finding.sort_key)
+    codes = sorted(set(RULES) | {f.code for f in ordered})
+    index = {code: i for i, code in enumerate(codes)}
+    fixes = _fixes_by_finding(ordered, sources, fixed or {}, unsafe_fixes)
+    results = []
+    for i, f in enumerate(ordered):
+        uri = _uri(f.path)
+        result: dict[str, Any] = {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": "error",
+            "message": {"text": f.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": uri},
+                "region": {"startLine": f.line, "startColumn": f.col + 1},
+            }}],
+            "properties": {"fixable": f.fixable},
+        }
+        if i in fixes:
+            result["fixes"] = [{
+                "description": {"text": "Apply jaxlint's fix"},
+                "artifactChanges": [{"artifactLocation": {"uri": uri},
+                                     "replacements": fixes[i]}],
+            }]
+        results.append(result)
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "jaxlint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [_rule_descriptor(code) for code in codes],
+            }},
+            # Finding columns count characters (code points), not SARIF's default UTF-16 units.
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }

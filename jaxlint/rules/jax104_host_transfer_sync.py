@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from jaxlint.analysis.plans import sync_then_transfer
+from jaxlint.rules.base import FileContext, Report, Rule, sync_call_text
+
+
+class HostTransferSync(Rule):
+    """## What it does
+    Finds a timed region whose only wait for its JAX work is a device-to-host copy:
+    `np.asarray(y)`, `np.array(y)`, `float(y)`, `int(y)`, `y.item()`, `y.tolist()`,
+    `print(y)`, `jax.device_get(y)`, or formatting `y` in a string.
+
+    ## Why is this bad?
+    The copy does wait for the work, but the time now includes the transfer to the host,
+    which can dwarf the work: on an H200 a 0.5 ms matmul read 57 ms through `np.asarray`.
+
+    ## Example
+    ```python
+    start = time.perf_counter()
+    y = f(x)
+    y_host = np.asarray(y)
+    elapsed = time.perf_counter() - start
+    ```
+
+    ## Use instead
+    ```python
+    start = time.perf_counter()
+    y = f(x)
+    jax.block_until_ready(y)
+    elapsed = time.perf_counter() - start
+    y_host = np.asarray(y)
+    ```
+
+    ## Fix safety
+    Unsafe (applied only with `--unsafe-fixes`): the fix inserts the sync where the transfer
+    was and moves the transfer's line after the statement that stops the clock, which changes
+    the order of the program's statements (and of anything the transfer prints). It is
+    offered only when the transfer is a whole line in the same block as the stop and nothing
+    between them uses what it binds.
+    """
+
+    CODE = "JAX104"
+    MESSAGE = ("timer stops after a host transfer: `{transfer}` (line {line}) waits for the work "
+               "but adds a device-to-host copy to the time; {remedy}")
+
+    def check(self, ctx: FileContext) -> Iterator[Report]:
+        flow = ctx.flow
+        for region in flow.regions():
+            if region.unsynced or not region.host_synced:
+                continue
+            where = min((flow.transfer_where[s] for s in region.host_synced
+                         if s in flow.transfer_where),
+                        key=lambda loc: ctx.line_of.get(loc.node, (0, 0)), default=None)
+            node = where.node if where is not None else region.stop
+            plan = sync_then_transfer(flow, region, ctx.line_of)
+            if plan is not None:
+                remedy = (f"call {sync_call_text(plan.synced_exprs)} instead and copy after "
+                          "reading the clock")
+            else:
+                remedy = "call jax.block_until_ready(...) instead and copy after reading the clock"
+            message = self.MESSAGE.format(transfer=ctx.code(node, 40), line=ctx.line(node),
+                                          remedy=remedy)
+            yield Report(region.stop, message, plan, (*region.starts, region.stop))

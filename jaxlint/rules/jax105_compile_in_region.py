@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from jaxlint.analysis.plans import warm_up_before_start
+from jaxlint.rules.base import FileContext, Report, Rule
+
+
+class CompileInRegion(Rule):
+    """## What it does
+    Finds the first call of a jitted function (`jax.jit`, `pmap`, `@partial(jax.jit, ...)`,
+    `nnx.jit`, `eqx.filter_jit`) inside a timed region: no call of the same function object
+    happens earlier on the path, and it was not compiled ahead with `.lower(...).compile()`.
+
+    ## Why is this bad?
+    A jitted function traces and compiles on its first call, synchronously. The region then
+    measures compilation, not the work: on an H200 the first call of a 0.5 ms matmul took
+    715 ms. Later calls reuse the compiled program.
+
+    ## Example
+    ```python
+    f = jax.jit(g)
+    start = time.perf_counter()
+    y = f(x).block_until_ready()
+    elapsed = time.perf_counter() - start
+    ```
+
+    ## Use instead
+    ```python
+    f = jax.jit(g)
+    jax.block_until_ready(f(x))  # warm-up: compile outside the timed region
+    start = time.perf_counter()
+    y = f(x).block_until_ready()
+    elapsed = time.perf_counter() - start
+    ```
+
+    ## Fix safety
+    Unsafe (applied only with `--unsafe-fixes`): the fix inserts a synced warm-up call
+    before the statement that starts the clock, which runs user code once more. It is offered
+    only when every name in the call already holds the same value there. Only functions made
+    in the function (or module) being analysed are judged, since one made elsewhere may have
+    been warmed up before.
+    """
+
+    CODE = "JAX105"
+    MESSAGE = ("first call of jitted `{func}` is inside the timed region, so the time includes "
+               "compilation; call it once (synced) before the clock starts")
+
+    def check(self, ctx: FileContext) -> Iterator[Report]:
+        for region in ctx.flow.regions():
+            for call in sorted(region.compiled, key=lambda n: ctx.line_of.get(n, (0, 0))):
+                if not isinstance(call, cst.Call):
+                    continue
+                plan = warm_up_before_start(ctx.flow, region, call, ctx.line_of)
+                yield Report(call, self.MESSAGE.format(func=ctx.code(call.func, 40)), plan,
+                             (*region.starts, region.stop))
