@@ -14,7 +14,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
-from jaxlint.analysis import FixPlan, InsertSync, MoveAfter, WrapSync
+from jaxlint.analysis import FixPlan, InsertSync, MoveAfter, ReplaceExpr, WrapExpr, WrapSync
 
 
 def _sync_call(arg: cst.BaseExpression) -> cst.Call:
@@ -35,6 +35,8 @@ class _Applier(cst.CSTTransformer):
         # statement -> the syncs to insert before it: (alone, expressions) each
         self.inserts: dict[cst.CSTNode, list[tuple[bool, list[str]]]] = {}
         self.wraps: set[cst.CSTNode] = set()
+        self.wrap_exprs: set[cst.CSTNode] = set()
+        self.replace: dict[cst.CSTNode, str] = {}
         self.moves: dict[cst.CSTNode, cst.CSTNode] = {}  # line -> statement to follow
         self.updated: dict[cst.CSTNode, cst.CSTNode] = {}
         for plan in plans:
@@ -43,6 +45,10 @@ class _Applier(cst.CSTTransformer):
                     self._add_insert(edit)
                 elif isinstance(edit, WrapSync):
                     self.wraps.add(edit.stmt)
+                elif isinstance(edit, WrapExpr):
+                    self.wrap_exprs.add(edit.expr)
+                elif isinstance(edit, ReplaceExpr):
+                    self.replace[edit.expr] = edit.code
                 elif isinstance(edit, MoveAfter):
                     self.moves[edit.line] = edit.after
 
@@ -62,6 +68,16 @@ class _Applier(cst.CSTTransformer):
         # Warm-up calls (alone) come first: they belong before the other inserted syncs.
         groups = sorted(self.inserts.get(node, []), key=lambda g: not g[0])
         return [_sync_expr(exprs) for _, exprs in groups]
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
+                 ) -> cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]:
+        result = super().on_leave(original_node, updated_node)
+        if original_node in self.replace and isinstance(result, cst.BaseExpression):
+            return cst.parse_expression(self.replace[original_node]).with_changes(
+                lpar=result.lpar, rpar=result.rpar)
+        if original_node in self.wrap_exprs and isinstance(result, cst.BaseExpression):
+            return _sync_call(result)
+        return result
 
     # wrapping: ``f(x)`` -> ``jax.block_until_ready(f(x))``
     def leave_Expr(self, original_node: cst.Expr, updated_node: cst.Expr) -> cst.Expr:

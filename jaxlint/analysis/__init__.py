@@ -4,7 +4,24 @@ The question every rule asks, "is this region's JAX work finished when the clock
 is answered once, by ``flow.FlowAnalysis``; ``plans`` turns its answer into edits.
 """
 
-from jaxlint.analysis.flow import FlowAnalysis, Region
-from jaxlint.analysis.plans import FixPlan, InsertSync, MoveAfter, WrapSync
+from jaxlint.analysis.flow import FlowAnalysis, HarnessUse, Region
+from jaxlint.analysis.plans import (
+    FixPlan,
+    InsertSync,
+    MoveAfter,
+    ReplaceExpr,
+    WrapExpr,
+    WrapSync,
+)
 
-__all__ = ["FixPlan", "FlowAnalysis", "InsertSync", "MoveAfter", "Region", "WrapSync"]
+__all__ = [
+    "FixPlan",
+    "FlowAnalysis",
+    "HarnessUse",
+    "InsertSync",
+    "MoveAfter",
+    "Region",
+    "ReplaceExpr",
+    "WrapExpr",
+    "WrapSync",
+]

@@ -14,6 +14,7 @@ re-derive any of this.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -25,7 +26,9 @@ from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.values import (
     EMPTY,
     INPUT,
+    BenchmarkFixture,
     Func,
+    HarnessTimer,
     Instance,
     JaxCallable,
     JaxVal,
@@ -125,6 +128,19 @@ class Region:
     snapshot: Snapshot
 
 
+@dataclass
+class HarnessUse:
+    """A benchmark harness call (``timeit.timeit``, ``Timer(...).repeat``, ``benchmark(fn)``)
+    and whether what it times leaves JAX work unsynced when each run ends."""
+
+    call: cst.Call  # the call that runs the timing
+    stmt: cst.BaseExpression  # what is timed: a callable expression or a statement string
+    setup: cst.BaseExpression | None = None
+    has_globals: bool = False
+    fixture: bool = False  # pytest-benchmark: the timed callable gets the call's other args
+    unsynced: bool = False
+
+
 def dotted(node: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a chain of names and attributes, else None."""
     if isinstance(node, cst.Name):
@@ -158,6 +174,7 @@ class FlowAnalysis:
         self.bare: dict[Site, cst.Expr] = {}
         self.bare_covers: dict[Site, frozenset[Site]] = {}
         self.transfer_where: dict[Site, StmtLoc] = {}
+        self.harnesses: dict[cst.Call, HarnessUse] = {}
         self._memo: dict[tuple[object, ...], Summary] = {}
         self._active: set[tuple[object, ...]] = set()
         self._frames: list[Frame] = []
@@ -195,6 +212,7 @@ class FlowAnalysis:
         self.bare.clear()
         self.bare_covers.clear()
         self.transfer_where.clear()
+        self.harnesses.clear()
         self._memo.clear()
         self._active.clear()
         self._funcs.clear()
@@ -248,10 +266,14 @@ class FlowAnalysis:
 
     def _qualified(self, node: cst.BaseExpression) -> str | None:
         scope = self.scopes.get(node)
+        target: cst.BaseExpression | str | None = node
         if scope is None:
+            # A node parsed from a string (a timeit statement): resolve it at module level.
+            scope, target = self.scopes.get(self.module), dotted(node)
+        if scope is None or target is None:
             return None
         try:
-            found = scope.get_qualified_names_for(node)
+            found = scope.get_qualified_names_for(target)
         except Exception:  # libcst raises on some odd nodes; they name nothing we know
             return None
         external = sorted(
@@ -434,6 +456,8 @@ class FlowAnalysis:
                 which = 0 if isinstance(small, cst.Break) else 1
                 self.frame.loops[-1][which].append(st.copy())
             st.live = False
+        elif isinstance(small, (cst.Import, cst.ImportFrom)) and small not in self.scopes:
+            self._bind_import(small, st)
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
             if not isinstance(small.names, cst.ImportStar):
                 for alias in small.names:
@@ -442,6 +466,29 @@ class FlowAnalysis:
                     if key:
                         self._unbind(key.split(".")[0], st)
         return st
+
+    def _bind_import(self, small: cst.Import | cst.ImportFrom, st: State) -> None:
+        """Imports in code parsed from a string have no scope metadata: bind them here."""
+        if isinstance(small.names, cst.ImportStar):
+            return
+        base = ""
+        if isinstance(small, cst.ImportFrom):
+            if small.relative or small.module is None:
+                return
+            base = (dotted(small.module) or "") + "."
+            if base == "__main__.":
+                return  # ``from __main__ import f``: the module's own names, already bound
+        for alias in small.names:
+            full = dotted(alias.name)
+            if full is None:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                st.env[alias.asname.name.value] = Ref(base + full)
+            elif base:
+                st.env[full] = Ref(base + full)
+            else:
+                top = full.split(".")[0]
+                st.env[top] = Ref(top)
 
     def _del(self, target: cst.BaseExpression, st: State) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -652,6 +699,8 @@ class FlowAnalysis:
             return klass.members.get(attr)
         if isinstance(base, LibObject):
             return LibObject()
+        if isinstance(base, Ref):
+            return Ref(f"{base.name}.{attr}")
         return None
 
     def _eval_Call(self, node: cst.Call, st: State) -> Value:
@@ -712,6 +761,8 @@ class FlowAnalysis:
             if any(isinstance(v, JaxVal) for v in values):
                 return self._dispatch(node, values, st)
             return LibObject()
+        if isinstance(callee, BenchmarkFixture):
+            self._harness(node, node, args, st, fixture=True)
         return None
 
     def _call_ref(self, q: str, node: cst.Call, st: State) -> Value:
@@ -722,6 +773,11 @@ class FlowAnalysis:
         args = self._args(node, st)
         values = [v for _, _, v in args]
         jax_args = [v for v in values if isinstance(v, JaxVal)]
+        if kind is CallKind.HARNESS:
+            self._harness(node, node, args, st)
+            return None
+        if kind is CallKind.HARNESS_TIMER:
+            return HarnessTimer(node)
         if kind is CallKind.SYNC:
             self._sync(union_jax(jax_args), st, site=node)
             return union_jax(values)
@@ -763,6 +819,8 @@ class FlowAnalysis:
 
     def _call_method(self, base: Value, attr: str, base_key: str | None, node: cst.Call,
                      st: State) -> Value:
+        if isinstance(base, Ref):
+            return self._call_ref(f"{base.name}.{attr}", node, st)
         args = self._args(node, st)
         values = [v for _, _, v in args]
         if isinstance(base, JaxVal):
@@ -780,6 +838,12 @@ class FlowAnalysis:
             return self._dispatch(node, [base, *values], st)
         if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
             self._put(base_key, values, st)
+            return None
+        if isinstance(base, HarnessTimer) and attr in names.HARNESS_METHODS:
+            self._harness(node, base.call, self._args(base.call, st), st)
+            return None
+        if isinstance(base, BenchmarkFixture) and attr == "pedantic":
+            self._harness(node, node, args, st, fixture=True)
             return None
         if isinstance(base, (JaxCallable, Func)) and attr in ("lower", "trace"):
             return Lowered(base.origin if isinstance(base, JaxCallable) else None)
@@ -821,6 +885,71 @@ class FlowAnalysis:
                 for v in values:
                     self._sync(v, st, transfer=True)
         return None
+
+    # ------------------------------------------------------------------ harnesses
+    def _harness(self, report: cst.Call, source: cst.Call,
+                 args: list[tuple[str | None, str, Value]], st: State,
+                 fixture: bool = False) -> None:
+        """Record a harness call and whether each timed run leaves JAX work unsynced."""
+        positional = [(a.value, v) for a, (kw, star, v) in zip(source.args, args)
+                      if kw is None and not star]
+        keyword = {kw: (a.value, v) for a, (kw, _, v) in zip(source.args, args)
+                   if kw is not None}
+        stmt = keyword.get("target" if fixture else "stmt") or (
+            positional[0] if positional else None)
+        if stmt is None:
+            return
+        setup = keyword.get("setup") or (positional[1] if len(positional) > 1 and not fixture
+                                         else None)
+        if fixture:
+            fn_args = [x for x in args[1:] if x[0] is None]
+            if "args" in keyword:
+                fn_args = [(None, "*", keyword["args"][1])]
+        else:
+            fn_args = []
+        unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None, fn_args, st)
+        use = self.harnesses.get(report)
+        if use is None:
+            use = HarnessUse(report, stmt[0], setup[0] if setup else None,
+                             "globals" in keyword or len(positional) > 4, fixture)
+            self.harnesses[report] = use
+        use.unsynced = use.unsynced or unsynced
+
+    def _leaves_work(self, node: cst.BaseExpression, value: Value,
+                     setup: cst.BaseExpression | None,
+                     fn_args: list[tuple[str | None, str, Value]], st: State) -> bool:
+        """Whether running the timed callable or statement leaves JAX work pending."""
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            return self._statement_leaves_work(node, setup, st)
+        if isinstance(value, Func):
+            params = self._bind_params(value, fn_args, None)
+            summary = self._call_function(value, params, count=True)
+            return summary.work and not (summary.waits or summary.waits_by_transfer)
+        if isinstance(value, JaxCallable):
+            return not value.synced
+        if isinstance(value, Ref):
+            return names.classify(value.name) is CallKind.WORK
+        return False
+
+    def _statement_leaves_work(self, node: cst.SimpleString | cst.ConcatenatedString,
+                               setup: cst.BaseExpression | None, st: State) -> bool:
+        # timeit runs the strings in the namespace of globals= or of the setup's imports
+        # (usually ``from __main__ import ...``): the module's names, in both cases.
+        env = dict(self.globals) if self.frame.func is not None else dict(st.env)
+        scratch = State(env=env, bound=frozenset(env))
+        for code in (setup, node):
+            text = code.evaluated_value if isinstance(
+                code, (cst.SimpleString, cst.ConcatenatedString)) else None
+            if not isinstance(text, str):
+                continue
+            try:
+                parsed = cst.parse_module(textwrap.dedent(text))
+            except Exception:  # not Python: timeit would fail too; nothing to judge
+                return False
+            saved = self._loc
+            scratch = self._exec_block(parsed.body, scratch)
+            self._loc = saved
+        return bool(scratch.pending)
 
     def _note_call(self, callee: JaxCallable, node: Site, st: State) -> None:
         """A call of a jitted function compiles when it is the first on every path so far.
@@ -895,7 +1024,9 @@ class FlowAnalysis:
 
     def _default_params(self, fn: Func) -> dict[str, Value]:
         params = self._positional_params(fn.node)
-        out: dict[str, Value] = {}
+        out: dict[str, Value] = {
+            name: BenchmarkFixture() for name in _all_params(fn.node) if name == "benchmark"
+        }
         if fn.owner is not None and params and isinstance(fn.node, cst.FunctionDef):
             decos = {dotted(d.decorator) for d in fn.node.decorators}
             if "staticmethod" not in decos:

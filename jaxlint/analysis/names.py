@@ -14,6 +14,8 @@ class CallKind(Enum):
     """What calling a qualified name does, as far as timing is concerned."""
 
     TIMER = "timer"  # reads a clock
+    HARNESS = "harness"  # times a callable or statement many times (timeit.timeit)
+    HARNESS_TIMER = "harness_timer"  # makes a timeit.Timer
     SYNC = "sync"  # waits for its JAX arguments (jax.block_until_ready)
     TRANSFER = "transfer"  # copies JAX arguments to the host, which waits for them
     TREE_MAP = "tree_map"  # maps a function over pytrees: a sync, work or nothing by its function
@@ -38,6 +40,10 @@ TIMERS = frozenset(
         "timeit.default_timer",
     }
 )
+
+HARNESSES = frozenset({"timeit.timeit", "timeit.repeat"})
+HARNESS_TIMERS = frozenset({"timeit.Timer"})
+HARNESS_METHODS = frozenset({"timeit", "repeat", "autorange"})
 
 SYNCS = frozenset({"jax.block_until_ready"})
 
@@ -220,6 +226,10 @@ def classify(qualified_name: str) -> CallKind:
     name = qualified_name
     if name in TIMERS:
         return CallKind.TIMER
+    if name in HARNESSES:
+        return CallKind.HARNESS
+    if name in HARNESS_TIMERS:
+        return CallKind.HARNESS_TIMER
     if name in SYNCS:
         return CallKind.SYNC
     if name in TRANSFERS:

@@ -12,7 +12,7 @@ from typing import Union
 
 import libcst as cst
 
-from jaxlint.analysis.flow import FlowAnalysis, Region, StmtLoc
+from jaxlint.analysis.flow import FlowAnalysis, HarnessUse, Region, StmtLoc
 from jaxlint.analysis.values import Site
 
 
@@ -36,6 +36,21 @@ class WrapSync:
 
 
 @dataclass(frozen=True)
+class WrapExpr:
+    """Wrap any expression: ``f(x)`` -> ``jax.block_until_ready(f(x))`` (a lambda's body)."""
+
+    expr: cst.BaseExpression
+
+
+@dataclass(frozen=True)
+class ReplaceExpr:
+    """Replace an expression with new code (a statement string, a callable)."""
+
+    expr: cst.BaseExpression
+    code: str
+
+
+@dataclass(frozen=True)
 class MoveAfter:
     """Move the line ``line`` to right after the statement ``after`` (same block)."""
 
@@ -43,7 +58,7 @@ class MoveAfter:
     after: cst.CSTNode
 
 
-Edit = Union[InsertSync, WrapSync, MoveAfter]
+Edit = Union[InsertSync, WrapSync, WrapExpr, ReplaceExpr, MoveAfter]
 
 
 @dataclass(frozen=True)
@@ -245,3 +260,62 @@ def warm_up_before_start(flow: FlowAnalysis, region: Region, call: cst.Call, ord
         if not known:
             return None
     return FixPlan((InsertSync(loc.node, (code,), alone=True),), unsafe=True)
+
+
+def _one_line(flow: FlowAnalysis, node: cst.CSTNode) -> str | None:
+    code = flow.module.code_for_node(node).strip()
+    return None if "\n" in code or "\r" in code else code
+
+
+def _string_with(literal: cst.BaseExpression, wrap: bool, suffix: str = "") -> str | None:
+    """The literal rewritten as ``jax.block_until_ready(<code>)`` or with ``suffix`` added,
+    in the same quotes. Only plain one-line literals are rewritten."""
+    if not isinstance(literal, cst.SimpleString) or literal.quote in ('"""', "'''"):
+        return None
+    prefix, quote = literal.prefix, literal.quote
+    inner = literal.value[len(prefix) + len(quote): -len(quote)]
+    if "\n" in inner:
+        return None
+    if wrap:
+        inner = f"jax.block_until_ready({inner.strip()})"
+    return f"{prefix}{quote}{inner}{suffix}{quote}"
+
+
+def sync_in_harness(flow: FlowAnalysis, use: HarnessUse) -> FixPlan | None:
+    """JAX102: make each timed run wait for its own work."""
+    stmt = use.stmt
+    if isinstance(stmt, cst.Lambda):
+        return FixPlan((WrapExpr(stmt.body),))
+    if isinstance(stmt, (cst.SimpleString, cst.ConcatenatedString)):
+        try:
+            parsed = cst.parse_module(stmt.evaluated_value or "")
+        except Exception:
+            return None
+        body = parsed.body
+        if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(
+            body[0].body
+        ) != 1 or not isinstance(body[0].body[0], cst.Expr):
+            return None
+        new = _string_with(stmt, wrap=True)
+        if new is None:
+            return None
+        edits: list[Edit] = [ReplaceExpr(stmt, new)]
+        if not use.has_globals:
+            # The statement runs in the setup's namespace: it needs ``jax`` there too.
+            if use.setup is None:
+                return None
+            setup = _string_with(use.setup, wrap=False, suffix="; import jax")
+            if setup is None:
+                return None
+            edits.append(ReplaceExpr(use.setup, setup))
+        return FixPlan(tuple(edits))
+    code = _one_line(flow, stmt)
+    if code is None:
+        return None
+    if isinstance(stmt, (cst.Name, cst.Attribute)) is False:
+        code = f"({code})"
+    if use.fixture:
+        new = f"lambda *args, **kwargs: jax.block_until_ready({code}(*args, **kwargs))"
+    else:
+        new = f"lambda: jax.block_until_ready({code}())"
+    return FixPlan((ReplaceExpr(stmt, new),))

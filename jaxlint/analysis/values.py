@@ -69,6 +69,18 @@ class Ref:
 
 
 @dataclass(frozen=True)
+class HarnessTimer:
+    """A ``timeit.Timer(stmt, ...)``: its ``timeit``/``repeat``/``autorange`` time ``stmt``."""
+
+    call: cst.Call
+
+
+@dataclass(frozen=True)
+class BenchmarkFixture:
+    """pytest-benchmark's ``benchmark`` fixture: ``benchmark(fn, *args)`` times ``fn``."""
+
+
+@dataclass(frozen=True)
 class LibObject:
     """An object made by a JAX library (``optax.adam(...)``, ``nnx.Linear(...)``): its methods
     and calls compute on the JAX values they are given."""
@@ -113,7 +125,19 @@ class Instance:
 
 
 Value = Union[
-    JaxVal, TimerRead, JaxCallable, Transform, Lowered, Func, Klass, Instance, Ref, LibObject, None
+    JaxVal,
+    TimerRead,
+    JaxCallable,
+    Transform,
+    Lowered,
+    Func,
+    Klass,
+    Instance,
+    Ref,
+    LibObject,
+    HarnessTimer,
+    BenchmarkFixture,
+    None,
 ]
 
 _PRIORITY = (JaxVal, TimerRead, JaxCallable, Func, Instance, Klass, Transform, Lowered, LibObject, Ref)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from jaxlint.rules.base import FileContext, Report, Rule
 from jaxlint.rules.jax101_unsynced_timer import UnsyncedTimer
+from jaxlint.rules.jax102_unsynced_harness import UnsyncedHarness
 from jaxlint.rules.jax103_wrong_value_synced import WrongValueSynced
 from jaxlint.rules.jax104_host_transfer_sync import HostTransferSync
 from jaxlint.rules.jax105_compile_in_region import CompileInRegion
 
 RULES: dict[str, type[Rule]] = {
-    cls.CODE: cls for cls in (UnsyncedTimer, WrongValueSynced, HostTransferSync, CompileInRegion)
+    cls.CODE: cls
+    for cls in (UnsyncedTimer, UnsyncedHarness, WrongValueSynced, HostTransferSync,
+                CompileInRegion)
 }
 
 __all__ = ["RULES", "FileContext", "Report", "Rule"]

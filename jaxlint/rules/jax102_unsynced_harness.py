@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from jaxlint.analysis.plans import sync_in_harness
+from jaxlint.rules.base import FileContext, Report, Rule
+
+
+class UnsyncedHarness(Rule):
+    """## What it does
+    Finds a benchmark harness that times JAX work without waiting for it:
+    `timeit.timeit` / `timeit.repeat` / `timeit.Timer(...)` (`.timeit`, `.repeat`,
+    `.autorange`) given a callable or a statement string, and pytest-benchmark's
+    `benchmark(fn, *args)` and `benchmark.pedantic(fn, ...)`, where each run dispatches JAX
+    work and returns before it is done.
+
+    ## Why is this bad?
+    The harness reads the clock after each run returns, so it measures dispatch: on an H200
+    `timeit(lambda: f(x))` read 0.08 ms per call for a matmul that takes 0.57 ms synced. Runs
+    also pile up on the device queue, so the numbers depend on the queue, not on `f`.
+
+    ## Example
+    ```python
+    timeit.timeit(lambda: f(x), number=100)
+    timeit.timeit("f(x)", globals=globals(), number=100)
+    ```
+
+    ## Use instead
+    ```python
+    timeit.timeit(lambda: jax.block_until_ready(f(x)), number=100)
+    timeit.timeit("jax.block_until_ready(f(x))", globals=globals(), number=100)
+    ```
+
+    ## Fix safety
+    Safe: the fix makes each run wait for its own result. A lambda's body is wrapped in
+    `jax.block_until_ready(...)`; a function passed by name becomes
+    `lambda: jax.block_until_ready(step())` (for pytest-benchmark, a lambda that passes the
+    arguments on); a one-line statement string gets `jax.block_until_ready(...)` around its
+    expression, with `; import jax` added to a string `setup` when there is no `globals=`.
+    """
+
+    CODE = "JAX102"
+    MESSAGE = ("benchmark harness times JAX work without waiting for it: each run of `{stmt}` "
+               "returns before the device finishes; {remedy}")
+
+    def check(self, ctx: FileContext) -> Iterator[Report]:
+        for use in ctx.flow.harnesses.values():
+            if not use.unsynced:
+                continue
+            plan = sync_in_harness(ctx.flow, use)
+            if plan is not None:
+                remedy = "wrap what it runs in jax.block_until_ready(...)"
+            else:
+                remedy = "make it return jax.block_until_ready(<its result>)"
+            yield Report(use.call, self.MESSAGE.format(stmt=ctx.code(use.stmt, 40),
+                                                       remedy=remedy), plan, (use.call,))
