@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import inspect
-import json
+import io
 import sys
+import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from jaxlint import __version__
-from jaxlint.engine import SourceError, fix_source, lint_source
+from jaxlint import __version__, output
+from jaxlint.config import Config, ConfigError, check_codes, discover as discover_config, load
+from jaxlint.engine import Settings, SourceError, fix_source, lint_source
 from jaxlint.files import ChangedOnDisk, PathError, discover, read, write_atomic
 from jaxlint.finding import Finding
 from jaxlint.rules import RULES
@@ -52,10 +53,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated codes or prefixes to report (default: all)")
     p.add_argument("--ignore", type=_codes, metavar="CODES",
                    help="comma-separated codes or prefixes not to report")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="output format (default: text)")
+    p.add_argument("--format", choices=output.FORMATS, default="text",
+                   help="output format (default: text); 'full' shows source context, "
+                   "'sarif' and 'github' are for CI")
+    p.add_argument("--show-fixes", action="store_true",
+                   help="with --format full: show each file's fix as a diff")
     p.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when findings remain")
+    p.add_argument("--config", metavar="PATH",
+                   help="read [tool.jaxlint] from this pyproject.toml (default: the nearest "
+                   "one with a [tool.jaxlint] table, from the current folder upward)")
+    p.add_argument("--no-index", action="store_true",
+                   help="analyse each file alone, without what the modules it imports from "
+                   "the project export")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
     p.add_argument("--version", action="version", version=f"jaxlint {__version__}")
     return p
@@ -68,6 +78,8 @@ class Run:
     fixed: int = 0
     held_back: int = 0
     diffs: list[str] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)  # path -> source text, for output
+    fixed_texts: dict[str, str] = field(default_factory=dict)  # path -> what --fix would write
 
 
 def _error(run: Run, path: str, message: str, line: int | None = None, col: int = 0) -> None:
@@ -75,7 +87,20 @@ def _error(run: Run, path: str, message: str, line: int | None = None, col: int 
     run.errors.append(f"{where}: error: {message}")
 
 
-def _check_file(path: str, args: argparse.Namespace, run: Run) -> None:
+def _settings(path: str, args: argparse.Namespace, config: Config,
+              modules: dict[str, dict[str, object]]) -> Settings:
+    from jaxlint.project import ProjectIndex, import_roots, module_names
+
+    select = args.select if args.select is not None else config.select
+    ignore = (*config.ignores_for(path), *(args.ignore or ()))
+    names = module_names(path)
+    index = None
+    if not args.no_index:
+        index = ProjectIndex(import_roots(path), config.extras, modules)  # type: ignore[arg-type]
+    return Settings(select, ignore, config.extras, index, names[0] if names else None)
+
+
+def _check_file(path: str, args: argparse.Namespace, run: Run, settings: Settings) -> None:
     try:
         data = read(path)
     except OSError as exc:
@@ -86,18 +111,29 @@ def _check_file(path: str, args: argparse.Namespace, run: Run) -> None:
         return
     try:
         if args.fix or args.diff:
-            result = fix_source(data, path, args.select, args.ignore, args.unsafe_fixes)
+            result = fix_source(data, path, unsafe_fixes=args.unsafe_fixes, settings=settings)
             assert isinstance(result.source, bytes)
             if result.source != data:
                 if args.diff:
-                    run.diffs.append(_diff(path, data, result.source))
+                    run.diffs.append(output.unified_diff(path, _text(data), _text(result.source)))
                 else:
                     write_atomic(path, result.source, expected=data)
                 run.fixed += result.fixed
             run.held_back += result.held_back
             run.findings.extend(result.remaining)
+            if result.remaining and args.format in ("full", "sarif"):
+                run.texts[path] = _text(result.source)
         else:
-            run.findings.extend(lint_source(data, path, args.select, args.ignore))
+            found = lint_source(data, path, settings=settings)
+            run.findings.extend(found)
+            if found and args.format in ("full", "sarif"):
+                run.texts[path] = _text(data)
+                if args.format == "sarif" or args.show_fixes:
+                    fixed = fix_source(data, path, unsafe_fixes=args.unsafe_fixes,
+                                       settings=settings).source
+                    assert isinstance(fixed, bytes)
+                    if fixed != data:
+                        run.fixed_texts[path] = _text(fixed)
     except SourceError as exc:
         _error(run, path, exc.message, exc.line, exc.col)
     except ChangedOnDisk:
@@ -108,11 +144,13 @@ def _check_file(path: str, args: argparse.Namespace, run: Run) -> None:
         _error(run, path, f"cannot write: {exc.strerror or exc}")
 
 
-def _diff(path: str, old: bytes, new: bytes) -> str:
-    def lines(b: bytes) -> list[str]:
-        return b.decode("utf-8", errors="surrogateescape").splitlines(keepends=True)
-
-    return "".join(difflib.unified_diff(lines(old), lines(new), f"a/{path}", f"b/{path}"))
+def _text(data: bytes) -> str:
+    """Source text decoded as Python (and libcst) decode it: PEP 263 cookie, BOM, UTF-8."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return data.decode("utf-8", errors="replace")
 
 
 def _print(run: Run, args: argparse.Namespace) -> None:
@@ -120,18 +158,9 @@ def _print(run: Run, args: argparse.Namespace) -> None:
     findings = sorted(run.findings, key=Finding.sort_key)
     if args.diff:
         out.write("".join(run.diffs))
-    elif args.format == "json":
-        rows = [
-            {"path": f.path, "line": f.line, "col": f.col + 1, "code": f.code,
-             "message": f.message, "fixable": f.fixable and not f.unsafe,
-             "fix": f.fix_applicability}
-            for f in findings
-        ]
-        json.dump(rows, out, indent=2)
-        out.write("\n")
     else:
-        for f in findings:
-            out.write(f"{f.path}:{f.line}:{f.col + 1}: {f.code} {f.message}\n")
+        out.write(output.render(findings, args.format, sources=run.texts.get,
+                                fixed=run.fixed_texts, unsafe_fixes=args.unsafe_fixes))
     for e in run.errors:
         print(e, file=sys.stderr)
     if args.quiet:
@@ -174,11 +203,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _rule(argv[1:])
     args = build_parser().parse_args(argv)
     run = Run()
+    try:
+        config = load(args.config) if args.config else discover_config(".")
+        check_codes([*(config.select or ()), *config.ignore,
+                     *(c for _, codes in config.per_file_ignores for c in codes)],
+                    list(RULES), config.source or "configuration")
+    except ConfigError as exc:
+        print(f"jaxlint: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    files: list[str] = []
     for item in discover(args.paths or ["."]):
         if isinstance(item, PathError):
             _error(run, item.path, item.message)
         else:
-            _check_file(item, args, run)
+            files.append(item)
+    modules: dict[str, dict[str, object]] = {}  # the project index's cache, shared by files
+    for path in files:
+        _check_file(path, args, run, _settings(path, args, config, modules))
     _print(run, args)
     if run.errors:
         return EXIT_ERROR

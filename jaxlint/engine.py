@@ -9,6 +9,8 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
 
 from jaxlint.analysis import FixPlan, FlowAnalysis
+from jaxlint.analysis.names import NO_EXTRAS, Extras
+from jaxlint.analysis.values import Value
 from jaxlint.finding import Finding
 from jaxlint.fixer import apply_plans
 from jaxlint.noqa import NoqaIndex, file_is_skipped
@@ -16,9 +18,8 @@ from jaxlint.rules import RULES, FileContext
 
 Source = str | bytes
 
-# A file can only hold a timed region around JAX work if it names jax and a clock module.
-_NEEDLES_STR = ("jax", "time")
-_NEEDLES_BYTES = (b"jax", b"time")
+# A file can only hold a finding if it names jax and a clock module (time, timeit) or a
+# pytest-benchmark fixture.
 MAX_FIX_ROUNDS = 4
 
 
@@ -49,11 +50,25 @@ def enabled(code: str, select: Collection[str] | None, ignore: Collection[str] |
     return not (ignore and code.startswith(tuple(ignore)))
 
 
-def might_matter(source: Source) -> bool:
+@dataclass(frozen=True)
+class Settings:
+    """What the engine needs besides the source: which rules, the project's own names, what
+    other modules of the linted tree export, and this file's module name."""
+
+    select: Collection[str] | None = None
+    ignore: Collection[str] | None = None
+    extras: Extras = NO_EXTRAS
+    index: Mapping[str, Value] | None = None
+    module_name: str | None = None
+    honour_noqa: bool = True
+
+
+def might_matter(source: Source, extras: Extras = NO_EXTRAS) -> bool:
     """Cheap test that rejects files that cannot contain a finding, before parsing them."""
-    if isinstance(source, bytes):
-        return all(n in source for n in _NEEDLES_BYTES)
-    return all(n in source for n in _NEEDLES_STR)
+    text = source.decode("latin-1") if isinstance(source, bytes) else source
+    if "jax" not in text:
+        return False
+    return any(n in text for n in ("time", "benchmark", *extras.needles()))
 
 
 class _Positions(Mapping[cst.CSTNode, tuple[int, int]]):
@@ -80,24 +95,26 @@ def parse(source: Source) -> cst.Module:
         raise SourceError(f"cannot decode: {exc}") from None
 
 
+def _flow(module: cst.Module, settings: Settings) -> tuple[FlowAnalysis, _Positions]:
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    scopes = wrapper.resolve(ScopeProvider)
+    positions = _Positions(wrapper.resolve(PositionProvider))
+    flow = FlowAnalysis(module, scopes, settings.extras, settings.index, settings.module_name)
+    return flow.run(), positions
+
+
 def _analyse(
-    source: Source,
-    path: str,
-    select: Collection[str] | None,
-    ignore: Collection[str] | None,
-    honour_noqa: bool = True,
+    source: Source, path: str, settings: Settings
 ) -> tuple[cst.Module | None, list[tuple[Finding, FixPlan | None]]]:
-    if not might_matter(source):
+    select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
+    if not might_matter(source, settings.extras):
         return None, []
     module = parse(source)
     text = module.code
     noqa = NoqaIndex(text)
     if honour_noqa and file_is_skipped(noqa.lines):
         return module, []
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    scopes = wrapper.resolve(ScopeProvider)
-    positions = _Positions(wrapper.resolve(PositionProvider))
-    flow = FlowAnalysis(module, scopes).run()
+    flow, positions = _flow(module, settings)
     ctx = FileContext(module, flow, positions)
     out: list[tuple[Finding, FixPlan | None]] = []
     seen: set[tuple[str, int, int]] = set()
@@ -125,12 +142,23 @@ def lint_source(
     select: Collection[str] | None = None,
     ignore: Collection[str] | None = None,
     honour_noqa: bool = True,
+    settings: Settings | None = None,
 ) -> list[Finding]:
     """Every finding in ``source`` (text or bytes), sorted by position.
 
     ``honour_noqa=False`` keeps findings on ``# noqa`` lines (flake8 filters them itself).
+    ``settings`` (from the CLI: configuration, project index) replaces the other options.
     """
-    return [f for f, _ in _analyse(source, path, select, ignore, honour_noqa)[1]]
+    if settings is None:
+        settings = Settings(select, ignore, honour_noqa=honour_noqa)
+    return [f for f, _ in _analyse(source, path, settings)[1]]
+
+
+def exports_of(source: Source, settings: Settings) -> dict[str, Value]:
+    """What this module offers other modules of the project (see FlowAnalysis.exports)."""
+    if "jax" not in (source.decode("latin-1") if isinstance(source, bytes) else source):
+        return {}
+    return _flow(parse(source), settings)[0].exports()
 
 
 def _parses_like(original: Source, fixed: Source, path: str) -> bool:
@@ -155,6 +183,7 @@ def fix_source(
     select: Collection[str] | None = None,
     ignore: Collection[str] | None = None,
     unsafe_fixes: bool = False,
+    settings: Settings | None = None,
 ) -> FixResult:
     """Apply every fix; return the new source (same type as given) and what is left.
 
@@ -162,8 +191,10 @@ def fix_source(
     is a fixed point of a second run. A result that would not parse is never returned.
     Unsafe fixes (they move or add user code) apply only with ``unsafe_fixes``.
     """
+    if settings is None:
+        settings = Settings(select, ignore)
     current = source
-    module, results = _analyse(current, path, select, ignore)
+    module, results = _analyse(current, path, settings)
     initial = len(results)
     for _ in range(MAX_FIX_ROUNDS):
         plans = [plan for finding, plan in results
@@ -177,7 +208,7 @@ def fix_source(
         if candidate == current or not _parses_like(source, candidate, path):
             break
         current = candidate
-        module, results = _analyse(current, path, select, ignore)
+        module, results = _analyse(current, path, settings)
     remaining = [f for f, _ in results]
     held = sum(1 for f in remaining if f.fixable and f.unsafe) if not unsafe_fixes else 0
     if current is source:

@@ -75,7 +75,7 @@ def discover(paths: list[str]) -> Iterator[str | PathError]:
             dirnames[:] = sorted(d for d in dirnames if not _skip_dir(dirpath, d))
             for name in sorted(filenames):
                 if name.endswith(".py"):
-                    full = os.path.join(dirpath, name)
+                    full = os.path.normpath(os.path.join(dirpath, name))
                     if os.path.isfile(full):
                         yield full
         for err in walk_errors:

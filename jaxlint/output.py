@@ -82,8 +82,11 @@ def _header(f: Finding, mark: str = "") -> str:
 
 
 def _row(f: Finding) -> dict[str, Any]:
+    """As ``--format json`` has it: ``fixable`` by ``--fix`` alone; ``fix`` is "safe",
+    "unsafe" (needs ``--unsafe-fixes``) or None."""
     return {"path": f.path, "line": f.line, "col": f.col + 1, "code": f.code,
-            "message": f.message, "fixable": f.fixable}
+            "message": f.message, "fixable": f.fixable and not f.unsafe,
+            "fix": f.fix_applicability}
 
 
 def _gh_data(text: str) -> str:
@@ -113,7 +116,7 @@ def _strip_eol(line: str) -> str:
 
 def _applied(f: Finding, unsafe_fixes: bool) -> bool:
     """Whether ``fixed`` includes this finding's fix."""
-    return f.fixable and (unsafe_fixes or not getattr(f, "unsafe", False))
+    return f.fixable and (unsafe_fixes or not f.unsafe)
 
 
 def _snippet(f: Finding, text: str) -> list[str]:
@@ -265,7 +268,7 @@ def sarif(findings: Iterable[Finding], sources: Sources | None = None,
                 "artifactLocation": {"uri": uri},
                 "region": {"startLine": f.line, "startColumn": f.col + 1},
             }}],
-            "properties": {"fixable": f.fixable},
+            "properties": {"fixable": f.fixable and not f.unsafe, "fix": f.fix_applicability},
         }
         if i in fixes:
             result["fixes"] = [{

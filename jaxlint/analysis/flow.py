@@ -139,6 +139,7 @@ class HarnessUse:
     has_globals: bool = False
     fixture: bool = False  # pytest-benchmark: the timed callable gets the call's other args
     unsynced: bool = False
+    namespace: cst.Dict | None = None  # globals={...} given as a dict literal
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -164,9 +165,15 @@ def _is_const_string(node: cst.BaseExpression) -> bool:
 class FlowAnalysis:
     """Abstract interpretation of one module; see the module docstring."""
 
-    def __init__(self, module: cst.Module, scopes: Mapping[cst.CSTNode, Scope | None]) -> None:
+    def __init__(self, module: cst.Module, scopes: Mapping[cst.CSTNode, Scope | None],
+                 extras: names.Extras = names.NO_EXTRAS,
+                 index: Mapping[str, Value] | None = None, module_name: str | None = None
+                 ) -> None:
         self.module = module
+        self.module_name = module_name
         self.scopes = scopes
+        self.extras = extras
+        self.index = index or {}
         self.globals: dict[str, Value] = {}
         self.snapshots: dict[Site, Snapshot] = {}
         self.where: dict[Site, StmtLoc] = {}
@@ -246,6 +253,21 @@ class FlowAnalysis:
         return out
 
     # ------------------------------------------------------------------ names
+    def _classify(self, q: str) -> CallKind:
+        return names.classify(q, self.extras)
+
+    def _external(self, q: str) -> Value:
+        """What an imported name is: known from the project index, or a plain reference."""
+        if self.index:
+            key = q
+            if q.startswith(".") and self.module_name:
+                dots = len(q) - len(q.lstrip("."))
+                package = self.module_name.split(".")[:-dots]
+                key = ".".join([*package, q.lstrip(".")])
+            if key in self.index:
+                return self.index[key]
+        return Ref(q)
+
     def is_external(self, name: str) -> bool:
         """Whether ``name`` at module level is an import or a builtin."""
         scope = self.scopes.get(self.module)
@@ -255,13 +277,14 @@ class FlowAnalysis:
                    for q in scope.get_qualified_names_for(name))
 
     def _lookup(self, name: str, st: State) -> tuple[bool, Value]:
-        if name in st.env:
-            return True, st.env[name]
-        for env in self.frame.closure:
-            if name in env:
-                return True, env[name]
-        if self.frame.func is not None and name in self.globals:
-            return True, self.globals[name]
+        """A name (or ``a.b`` path) in the innermost scope that binds its first part."""
+        base = name.split(".", 1)[0]
+        levels: list[Mapping[str, Value]] = [st.env, *self.frame.closure]
+        if self.frame.func is not None:
+            levels.append(self.globals)
+        for env in levels:
+            if base in env or name in env:
+                return (True, env[name]) if name in env else (False, None)
         return False, None
 
     def _qualified(self, node: cst.BaseExpression) -> str | None:
@@ -625,7 +648,7 @@ class FlowAnalysis:
         if isinstance(deco, Transform):
             return self._make_callable(stmt, deco.jit)
         if isinstance(deco, Ref):
-            kind = names.classify(deco.name)
+            kind = self._classify(deco.name)
             if kind is CallKind.TRANSFORM:
                 return self._make_callable(stmt, deco.name in names.JIT_TRANSFORMS)
             if deco.name in ("builtins.staticmethod", "builtins.classmethod", "builtins.property"):
@@ -671,7 +694,7 @@ class FlowAnalysis:
         if found:
             return value
         q = self._qualified(node)
-        return Ref(q) if q else None
+        return self._external(q) if q else None
 
     def _eval_Attribute(self, node: cst.Attribute, st: State) -> Value:
         key = dotted(node)
@@ -683,7 +706,7 @@ class FlowAnalysis:
             if base_name is not None and not self._lookup(base_name, st)[0]:
                 q = self._qualified(node)
                 if q:
-                    return Ref(q)
+                    return self._external(q)
         base = self._eval(node.value, st)
         return self._attribute_of(base, node.attr.value, node, st)
 
@@ -713,7 +736,7 @@ class FlowAnalysis:
             if not found and base_name is not None and not self._lookup(base_name, st)[0]:
                 q = self._qualified(func)
             if q is not None:
-                return self._call_ref(q, node, st)
+                return self._call_value(self._external(q), node, st)
             if found:
                 assert key is not None
                 return self._call_value(self._lookup(key, st)[1], node, st)
@@ -766,7 +789,7 @@ class FlowAnalysis:
         return None
 
     def _call_ref(self, q: str, node: cst.Call, st: State) -> Value:
-        kind = names.classify(q)
+        kind = self._classify(q)
         if kind is CallKind.TIMER:
             self._args(node, st)
             return self._timer_read(node, st)
@@ -791,7 +814,7 @@ class FlowAnalysis:
             return self._make_callable(node, q in names.JIT_TRANSFORMS)
         if kind is CallKind.PARTIAL:
             first = values[0] if values else None
-            if isinstance(first, Ref) and names.classify(first.name) is CallKind.TRANSFORM:
+            if isinstance(first, Ref) and self._classify(first.name) is CallKind.TRANSFORM:
                 return Transform(jit=first.name in names.JIT_TRANSFORMS)
             return first
         if kind is CallKind.WORK:
@@ -907,20 +930,30 @@ class FlowAnalysis:
                 fn_args = [(None, "*", keyword["args"][1])]
         else:
             fn_args = []
-        unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None, fn_args, st)
+        namespace = None
+        given = keyword.get("globals", (None, None))[0]
+        if isinstance(given, cst.Dict) and all(
+            isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+            for e in given.elements
+        ):
+            namespace = given
+        unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None, fn_args,
+                                     st, namespace)
         use = self.harnesses.get(report)
         if use is None:
             use = HarnessUse(report, stmt[0], setup[0] if setup else None,
-                             "globals" in keyword or len(positional) > 4, fixture)
+                             "globals" in keyword or len(positional) > 4, fixture,
+                             namespace=namespace)
             self.harnesses[report] = use
         use.unsynced = use.unsynced or unsynced
 
     def _leaves_work(self, node: cst.BaseExpression, value: Value,
                      setup: cst.BaseExpression | None,
-                     fn_args: list[tuple[str | None, str, Value]], st: State) -> bool:
+                     fn_args: list[tuple[str | None, str, Value]], st: State,
+                     namespace: cst.Dict | None = None) -> bool:
         """Whether running the timed callable or statement leaves JAX work pending."""
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-            return self._statement_leaves_work(node, setup, st)
+            return self._statement_leaves_work(node, setup, st, namespace)
         if isinstance(value, Func):
             params = self._bind_params(value, fn_args, None)
             summary = self._call_function(value, params, count=True)
@@ -928,14 +961,22 @@ class FlowAnalysis:
         if isinstance(value, JaxCallable):
             return not value.synced
         if isinstance(value, Ref):
-            return names.classify(value.name) is CallKind.WORK
+            return self._classify(value.name) is CallKind.WORK
         return False
 
     def _statement_leaves_work(self, node: cst.SimpleString | cst.ConcatenatedString,
-                               setup: cst.BaseExpression | None, st: State) -> bool:
+                               setup: cst.BaseExpression | None, st: State,
+                               namespace: cst.Dict | None = None) -> bool:
         # timeit runs the strings in the namespace of globals= or of the setup's imports
-        # (usually ``from __main__ import ...``): the module's names, in both cases.
+        # (usually ``from __main__ import ...``): the module's names, or the dict given.
         env = dict(self.globals) if self.frame.func is not None else dict(st.env)
+        if namespace is not None:
+            env = {}
+            for el in namespace.elements:
+                assert isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString)
+                key = el.key.evaluated_value
+                if isinstance(key, str):
+                    env[key] = self._eval(el.value, st.copy())
         scratch = State(env=env, bound=frozenset(env))
         for code in (setup, node):
             text = code.evaluated_value if isinstance(
@@ -994,7 +1035,7 @@ class FlowAnalysis:
     def _effect_on_args(self, fn: Value, arity: int) -> str | None:
         """What a function does to JAX values passed to it: sync, transfer, work or nothing."""
         if isinstance(fn, Ref):
-            kind = names.classify(fn.name)
+            kind = self._classify(fn.name)
             if kind is CallKind.SYNC:
                 return "sync"
             if kind in (CallKind.TRANSFER, CallKind.HOST):
@@ -1154,6 +1195,25 @@ class FlowAnalysis:
                           frozenset(frame.jit_calls))
         self._memo[key] = summary
         return summary
+
+    def exports(self) -> dict[str, Value]:
+        """What other modules of the project may import from this one: its module-level
+        jitted functions, and functions that do JAX work or wait for their arguments."""
+        out: dict[str, Value] = {}
+        for name, value in self.globals.items():
+            if isinstance(value, JaxCallable):
+                out[name] = JaxCallable(value.synced, value.jitted)
+            elif isinstance(value, Func) and isinstance(value.node, cst.FunctionDef):
+                self._frames = [Frame(func=None)]
+                params = {p: INPUT for p in self._positional_params(value.node)}
+                summary = self._call_function(value, params, count=False)
+                if summary.work:
+                    out[name] = JaxCallable(synced=summary.waits or summary.waits_by_transfer)
+                elif summary.waits:
+                    out[name] = Ref("jax.block_until_ready")
+                elif summary.waits_by_transfer:
+                    out[name] = Ref("jax.device_get")
+        return out
 
     def _harvest_attributes(self, fn: Func, params: dict[str, Value], exits: list[State]) -> None:
         """Remember what a method stores on ``self`` (``self.fn = jax.jit(...)`` in

@@ -7,6 +7,7 @@ as libcst's scope analysis resolves it whatever the import style, so ``import ti
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 
 
@@ -221,9 +222,31 @@ JAX_LIBRARIES = ("flax.", "optax.", "equinox.", "haiku.", "chex.", "jaxopt.", "d
 HOST_PREFIXES = ("numpy.",)
 
 
-def classify(qualified_name: str) -> CallKind:
+@dataclass(frozen=True)
+class Extras:
+    """A project's own names (from ``[tool.jaxlint]``): clocks, JAX work and syncs."""
+
+    timers: frozenset[str] = frozenset()
+    work: frozenset[str] = frozenset()
+    syncs: frozenset[str] = frozenset()
+
+    def needles(self) -> tuple[str, ...]:
+        """Text that a file using one of these names must contain."""
+        return tuple(n.rsplit(".", 1)[-1] for n in self.timers)
+
+
+NO_EXTRAS = Extras()
+
+
+def classify(qualified_name: str, extras: Extras = NO_EXTRAS) -> CallKind:
     """What a call of ``qualified_name`` does; the one table every rule relies on."""
     name = qualified_name
+    if name in extras.timers:
+        return CallKind.TIMER
+    if name in extras.syncs:
+        return CallKind.SYNC
+    if name in extras.work:
+        return CallKind.WORK
     if name in TIMERS:
         return CallKind.TIMER
     if name in HARNESSES:

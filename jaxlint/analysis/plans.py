@@ -300,7 +300,21 @@ def sync_in_harness(flow: FlowAnalysis, use: HarnessUse) -> FixPlan | None:
         if new is None:
             return None
         edits: list[Edit] = [ReplaceExpr(stmt, new)]
-        if not use.has_globals:
+        if use.namespace is not None:
+            # globals={...}: the statement sees only that dict, so give it ``jax`` too.
+            keys = {e.key.evaluated_value for e in use.namespace.elements
+                    if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)}
+            if "jax" not in keys:
+                quote = stmt.quote if isinstance(stmt, cst.SimpleString) else '"'
+                grown = use.namespace.with_changes(elements=[
+                    *use.namespace.elements,
+                    cst.DictElement(cst.SimpleString(f"{quote}jax{quote}"), cst.Name("jax")),
+                ])
+                code = _one_line(flow, grown)
+                if code is None:
+                    return None
+                edits.append(ReplaceExpr(use.namespace, code))
+        elif not use.has_globals:
             # The statement runs in the setup's namespace: it needs ``jax`` there too.
             if use.setup is None:
                 return None
@@ -312,7 +326,7 @@ def sync_in_harness(flow: FlowAnalysis, use: HarnessUse) -> FixPlan | None:
     code = _one_line(flow, stmt)
     if code is None:
         return None
-    if isinstance(stmt, (cst.Name, cst.Attribute)) is False:
+    if not isinstance(stmt, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
         code = f"({code})"
     if use.fixture:
         new = f"lambda *args, **kwargs: jax.block_until_ready({code}(*args, **kwargs))"

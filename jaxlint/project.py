@@ -1,0 +1,126 @@
+"""What one module of the project tells the others: the cross-file index.
+
+When a linted file imports a name (``from pkg.ops import step``, ``from .ops import step``),
+the index finds the module's file the way Python would (from the file's folder, from the
+folder above its top-level package, from the current folder), analyses it once, and records
+what its module-level functions are: jitted, doing JAX work, or waiting for their arguments.
+Lookups are lazy and cached, so only modules that are imported are read, and the answer does
+not depend on which files were named on the command line (pre-commit names only changed ones).
+The flake8 plugin sees one file at a time and goes without.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+
+from jaxlint.analysis.names import NO_EXTRAS, Extras
+from jaxlint.analysis.values import Value
+from jaxlint.engine import Settings, SourceError, exports_of
+from jaxlint.files import read
+
+
+def module_names(path: str) -> list[str]:
+    """Names ``path`` can be imported under: its dotted package path (walking up through
+    folders with ``__init__.py``) and, for scripts run from their folder, its bare name."""
+    path = os.path.abspath(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    parts = [] if stem == "__init__" else [stem]
+    folder = os.path.dirname(path)
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        parts.insert(0, os.path.basename(folder))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    names = [".".join(parts)] if parts else []
+    if stem != "__init__" and stem not in names:
+        names.append(stem)
+    return names
+
+
+def import_roots(path: str) -> list[str]:
+    """Folders Python would import from when running or importing ``path``."""
+    here = os.path.dirname(os.path.abspath(path))
+    top = here
+    while os.path.isfile(os.path.join(top, "__init__.py")):
+        top = os.path.dirname(top)
+    roots = [here, top, os.getcwd()]
+    return list(dict.fromkeys(roots))
+
+
+class ProjectIndex(Mapping[str, Value]):
+    """``"pkg.ops.step"`` -> what calling it does, for modules found under ``roots``."""
+
+    def __init__(self, roots: list[str], extras: Extras = NO_EXTRAS,
+                 cache: dict[str, dict[str, Value]] | None = None) -> None:
+        self.roots = roots
+        self.extras = extras
+        self._modules = cache if cache is not None else {}
+        self._busy: set[str] = set()
+        self._paths: dict[str, str | None] = {}
+
+    def _file_for(self, module: str) -> str | None:
+        if module in self._paths:
+            return self._paths[module]
+        rel = module.replace(".", os.sep)
+        found = None
+        for root in self.roots:
+            for candidate in (rel + ".py", os.path.join(rel, "__init__.py")):
+                full = os.path.join(root, candidate)
+                if os.path.isfile(full):
+                    found = full
+                    break
+            if found:
+                break
+        self._paths[module] = found
+        return found
+
+    def _exports(self, module: str) -> dict[str, Value]:
+        path = self._file_for(module)
+        if path is None:
+            return {}
+        key = os.path.abspath(path)
+        if key in self._modules:
+            return self._modules[key]
+        if key in self._busy:
+            return {}  # an import cycle: what is known so far
+        self._busy.add(key)
+        try:
+            data = read(path)
+            if b"\0" in data:
+                found: dict[str, Value] = {}
+            else:
+                names = module_names(path)
+                found = exports_of(data, Settings(extras=self.extras, index=self,
+                                                  module_name=names[0] if names else None))
+        except (OSError, SourceError, RecursionError):
+            found = {}  # reported when the file itself is linted
+        finally:
+            self._busy.discard(key)
+        self._modules[key] = found
+        return found
+
+    def __getitem__(self, key: str) -> Value:
+        module, _, name = key.rpartition(".")
+        if not module:
+            raise KeyError(key)
+        exported = self._exports(module)
+        if name not in exported:
+            raise KeyError(key)
+        return exported[name]
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        try:
+            self[key]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())  # lazy: only lookups are supported
+
+    def __len__(self) -> int:
+        return 1  # never empty: lookups may succeed

@@ -1,0 +1,200 @@
+"""The pre-commit hooks (.pre-commit-hooks.yaml), run by real pre-commit in throwaway repos.
+
+pre-commit installs a hook repository by cloning a commit of it, so the hooks are taken from
+a snapshot of this source tree as it is on disk (committed or not) in a temporary git repo.
+The hook environment (a virtualenv with jaxlint pip-installed into it, which needs the
+package index) is built once per session in a shared PRE_COMMIT_HOME.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import ROOT
+
+# What `pip install .` needs from this tree: the package and its metadata.
+SNAPSHOT = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "jaxlint")
+
+MISTAKE = """\
+import time
+
+import jax.numpy as jnp
+
+x = jnp.ones((8, 8))
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+print(time.perf_counter() - t0)
+"""
+
+CLEAN = """\
+import time
+
+import jax
+import jax.numpy as jnp
+
+x = jnp.ones((8, 8))
+t0 = time.perf_counter()
+y = jax.block_until_ready(jnp.dot(x, x))
+print(time.perf_counter() - t0)
+"""
+
+FINDING = re.compile(r"^bad\.py:8:\d+: JAX101 timer stops before JAX work finishes", re.M)
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PYTHON", "PRE_COMMIT", "GIT_", "VIRTUAL_ENV"))}
+    # No user or system git config (hooksPath, signing, templates) leaks into the test repos.
+    empty = home / "gitconfig"
+    empty.touch()
+    env.update(
+        PRE_COMMIT_HOME=str(home / "cache"), PRE_COMMIT_COLOR="never",
+        GIT_CONFIG_GLOBAL=str(empty), GIT_CONFIG_NOSYSTEM="1",
+        GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
+        GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com",
+    )
+    return env
+
+
+def _run(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+def _git(*args: str, cwd: Path, env: dict[str, str]) -> str:
+    result = _run("git", *args, cwd=cwd, env=env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+@pytest.fixture(scope="session")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+@pytest.fixture(scope="session")
+def hook_rev(tmp_path_factory: pytest.TempPathFactory, home: Path) -> tuple[Path, str]:
+    """A git repo holding this source tree as it is now, and the commit to point at."""
+    env = _env(home)
+    repo = tmp_path_factory.mktemp("hook-repo")
+    for name in SNAPSHOT:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, repo / name,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+        else:
+            shutil.copy2(src, repo / name)
+    _git("init", "-q", cwd=repo, env=env)
+    _git("add", "-A", cwd=repo, env=env)
+    _git("commit", "-q", "--no-verify", "-m", "snapshot", cwd=repo, env=env)
+    return repo, _git("rev-parse", "HEAD", cwd=repo, env=env)
+
+
+@pytest.fixture
+def project(tmp_path: Path, home: Path, hook_rev: tuple[Path, str]) -> Iterator[Path]:
+    """A user's repo whose .pre-commit-config.yaml uses both hooks."""
+    repo, rev = hook_rev
+    env = _env(home)
+    _git("init", "-q", cwd=tmp_path, env=env)
+    config = {"repos": [{"repo": str(repo), "rev": rev,
+                         "hooks": [{"id": "jaxlint"}, {"id": "jaxlint-fix"}]}]}
+    (tmp_path / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    _git("add", ".pre-commit-config.yaml", cwd=tmp_path, env=env)
+    yield tmp_path
+
+
+def pre_commit(project: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return _run(sys.executable, "-m", "pre_commit", *args, cwd=project, env=_env(home))
+
+
+def stage(project: Path, home: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = project / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    _git("add", *files, cwd=project, env=_env(home))
+
+
+def test_manifest_is_valid() -> None:
+    manifest = ROOT / ".pre-commit-hooks.yaml"
+    result = _run(sys.executable, "-m", "pre_commit", "validate-manifest", str(manifest),
+                  cwd=ROOT, env=dict(os.environ))
+    assert result.returncode == 0, result.stdout + result.stderr
+    hooks = {h["id"]: h for h in yaml.safe_load(manifest.read_text())}
+    assert set(hooks) == {"jaxlint", "jaxlint-fix"}
+    assert hooks["jaxlint"]["entry"] == "jaxlint"
+    assert hooks["jaxlint-fix"]["entry"] == "jaxlint --fix"
+    for hook in hooks.values():
+        assert hook["language"] == "python"
+        assert hook.get("pass_filenames", True) is True
+
+
+def test_check_hook_reports_and_fails_changing_nothing(project: Path, home: Path) -> None:
+    files = {"bad.py": MISTAKE, "good.py": CLEAN, "pkg/also_good.py": CLEAN}
+    stage(project, home, files)
+    result = pre_commit(project, home, "run", "jaxlint", "--all-files")
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert re.search(r"^jaxlint\.+Failed$", out, re.M), out
+    assert FINDING.search(out), out
+    assert "good.py" not in out
+    assert {n: (project / n).read_text() for n in files} == files
+
+    result = pre_commit(project, home, "run", "jaxlint", "--files", "good.py",
+                        "pkg/also_good.py")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"^jaxlint\.+Passed$", result.stdout, re.M), result.stdout
+
+
+def test_fix_hook_rewrites_the_file_then_check_passes(project: Path, home: Path) -> None:
+    stage(project, home, {"bad.py": MISTAKE, "good.py": CLEAN})
+    result = pre_commit(project, home, "run", "jaxlint-fix", "--all-files")
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert "files were modified by this hook" in out
+    fixed = (project / "bad.py").read_text()
+    assert "y = jnp.dot(x, x)\njax.block_until_ready(y)\nprint(time.perf_counter() - t0)\n" \
+        in fixed
+    assert re.search(r"^import jax$", fixed, re.M), fixed
+    assert (project / "good.py").read_text() == CLEAN
+
+    result = pre_commit(project, home, "run", "jaxlint", "--all-files")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_hooks_skip_when_no_python_file_is_passed(project: Path, home: Path) -> None:
+    # With no matching file pre-commit does not run jaxlint at all (which would check ".",
+    # where bad.py sits unstaged).
+    (project / "bad.py").write_text(MISTAKE)
+    stage(project, home, {"notes.txt": "time jax\n"})
+    result = pre_commit(project, home, "run", "--files", "notes.txt")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert len(re.findall(r"\(no files to check\)Skipped$", result.stdout, re.M)) == 2
+    assert (project / "bad.py").read_text() == MISTAKE
+
+
+def test_installed_hook_blocks_the_commit(project: Path, home: Path) -> None:
+    env = _env(home)
+    config = yaml.safe_load((project / ".pre-commit-config.yaml").read_text())
+    config["repos"][0]["hooks"] = [{"id": "jaxlint"}]
+    (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    result = pre_commit(project, home, "install")
+    assert result.returncode == 0, result.stdout + result.stderr
+    stage(project, home, {".pre-commit-config.yaml": yaml.safe_dump(config),
+                          "bad.py": MISTAKE})
+    result = _run("git", "commit", "-m", "bench", cwd=project, env=env)
+    assert result.returncode != 0
+    assert FINDING.search(result.stdout + result.stderr), result.stdout + result.stderr
+    assert _run("git", "rev-parse", "--verify", "HEAD", cwd=project, env=env).returncode != 0
+
+    stage(project, home, {"bad.py": CLEAN})
+    result = _run("git", "commit", "-m", "bench", cwd=project, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
