@@ -68,8 +68,11 @@ class Snapshot:
     idle_syncs: dict[Site, frozenset[Site]] = field(default_factory=dict)
     holders: dict[str, JaxVal] = field(default_factory=dict)
     bound: frozenset[str] | None = None
+    binds: dict[str, set[cst.CSTNode]] = field(default_factory=dict)  # where names are bound
 
-    def add(self, st: State) -> None:
+    def add(self, st: State, binds: Mapping[str, set[cst.CSTNode]]) -> None:
+        for name, targets in binds.items():
+            self.binds.setdefault(name, set()).update(targets)
         mine_tables = (self.pending, self.transferred, self.compiles, self.idle_syncs)
         for mine, theirs in zip(mine_tables, st.tagged()):
             for site, tags in theirs.items():
@@ -106,6 +109,7 @@ class Frame:
     did_work: bool = False
     created: set[Site] = field(default_factory=set)  # jitted functions made in this frame
     jit_calls: set[Site] = field(default_factory=set)
+    binds: dict[str, set[cst.CSTNode]] = field(default_factory=dict)  # name -> its targets
 
     @property
     def closure(self) -> tuple[dict[str, Value], ...]:
@@ -189,7 +193,6 @@ class FlowAnalysis:
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
         self._in_pass = 0
-        self.bind_sites: dict[str, cst.CSTNode] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> FlowAnalysis:
@@ -351,7 +354,7 @@ class FlowAnalysis:
 
     def _timer_read(self, node: cst.Call, st: State) -> TimerRead:
         snap = self.snapshots.setdefault(node, Snapshot())
-        snap.add(st)
+        snap.add(st, self.frame.binds)
         self.where.setdefault(node, self._loc)
         for table in st.tagged():
             for site, tags in table.items():
@@ -399,8 +402,7 @@ class FlowAnalysis:
         st.bound = frozenset(b for b in st.bound if not b.startswith(prefix))
         st.env[key] = value
         st.bound = st.bound | {key}
-        if isinstance(value, JaxVal):
-            self.bind_sites[key] = target
+        self.frame.binds.setdefault(key, set()).add(target)
 
     def _unbind(self, key: str, st: State) -> None:
         st.env.pop(key, None)

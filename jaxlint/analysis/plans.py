@@ -85,7 +85,10 @@ def results_to_sync(flow: FlowAnalysis, region: Region, todo: frozenset[Site], o
     from, plus dropped results to wrap in place; and the work they leave uncovered."""
     snap = region.snapshot
     bound = snap.bound or frozenset()
-    cands = {name: v for name, v in snap.holders.items() if v.origin & todo and name in bound}
+    # A name holds a result of the region when the run it holds is the latest of its site
+    # (in a loop, ``prev = u`` holds the previous round's run of the same call).
+    cands = {name: v for name, v in snap.holders.items()
+             if v.origin & v.covers & todo and name in bound}
     plain = frozenset().union(*(v.origin for v in cands.values() if not v.container))
     chosen = []
     for name, v in cands.items():
@@ -94,15 +97,18 @@ def results_to_sync(flow: FlowAnalysis, region: Region, todo: frozenset[Site], o
         # Drop a value a later pending value was computed from (``y`` when ``z = y * 2`` is
         # pending): syncing ``z`` waits for ``y``. "Later" is by dispatch order, which keeps a
         # loop-carried value (``params``) over what its next step consumed.
+        # Outputs of one call (``w, loss = step(w)``) are siblings, not inputs of each other.
         if any(o != name and v.origin <= w.deps and v.origin <= w.covers
-               for o, w in cands.items()):
+               and not v.origin & w.origin for o, w in cands.items()):
             continue
         chosen.append(name)
 
+    stop = order.get(region.stop, (0, 0))
+
     def first(name: str) -> tuple[tuple[int, int], tuple[int, int]]:
         made = min((order.get(s, (0, 0)) for s in cands[name].origin), default=(0, 0))
-        target = flow.bind_sites.get(name)
-        return made, order.get(target, (0, 0)) if target is not None else (0, 0)
+        bound_at = [order.get(t, (0, 0)) for t in snap.binds.get(name, ())]
+        return made, max((p for p in bound_at if p < stop), default=(0, 0))
 
     chosen.sort(key=lambda n: (first(n), n))
     covered: set[Site] = set()
@@ -252,9 +258,10 @@ def warm_up_before_start(flow: FlowAnalysis, region: Region, call: cst.Call, ord
     code = flow.module.code_for_node(call).strip()
     if "\n" in code or "\r" in code:
         return None
+    call_pos = order.get(call, (0, 0))
+    binds = flow.snapshots[region.stop].binds if region.stop in flow.snapshots else {}
     for name in _free_names(call):
-        site = flow.bind_sites.get(name)
-        if site is not None and order.get(site, (0, 0)) > start_pos:
+        if any(start_pos < order.get(t, (0, 0)) < call_pos for t in binds.get(name, ())):
             return None  # (re)bound inside the region: the warm-up would see another value
         known = name in (snap.bound or ()) or name in flow.globals or flow.is_external(name)
         if not known:
