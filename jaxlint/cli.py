@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="PATH",
                    help="read [tool.jaxlint] from this pyproject.toml (default: the nearest "
                    "one with a [tool.jaxlint] table, from the current folder upward)")
+    p.add_argument("--stdin-filename", metavar="PATH",
+                   help="read the source from stdin and report it as PATH (for editors); "
+                   "with --fix, the fixed source is written to stdout and findings to stderr")
     p.add_argument("--no-index", action="store_true",
                    help="analyse each file alone, without what the modules it imports from "
                    "the project export")
@@ -100,12 +103,14 @@ def _settings(path: str, args: argparse.Namespace, config: Config,
     return Settings(select, ignore, config.extras, index, names[0] if names else None)
 
 
-def _check_file(path: str, args: argparse.Namespace, run: Run, settings: Settings) -> None:
-    try:
-        data = read(path)
-    except OSError as exc:
-        _error(run, path, f"cannot read: {exc.strerror or exc}")
-        return
+def _check_file(path: str, args: argparse.Namespace, run: Run, settings: Settings,
+                data: bytes | None = None) -> None:
+    if data is None:
+        try:
+            data = read(path)
+        except OSError as exc:
+            _error(run, path, f"cannot read: {exc.strerror or exc}")
+            return
     if b"\0" in data:
         _error(run, path, "binary file (contains NUL bytes), skipped")
         return
@@ -211,6 +216,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"jaxlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    if args.stdin_filename is not None or args.paths == ["-"]:
+        return _stdin(args, config, run)
     files: list[str] = []
     for item in discover(args.paths or ["."]):
         if isinstance(item, PathError):
@@ -228,6 +235,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.diff:
         return EXIT_FINDINGS if run.diffs or run.findings else EXIT_CLEAN
     return EXIT_FINDINGS if run.findings else EXIT_CLEAN
+
+
+def _stdin(args: argparse.Namespace, config: Config, run: Run) -> int:
+    """Editors: lint (or fix) the buffer on stdin as if it were the file it names."""
+    path = args.stdin_filename or "-"
+    data = sys.stdin.buffer.read()
+    settings = _settings(path, args, config, {})
+    if args.fix:
+        try:
+            result = fix_source(data, path, unsafe_fixes=args.unsafe_fixes, settings=settings)
+        except SourceError as exc:
+            sys.stdout.buffer.write(data)  # never lose the buffer
+            print(f"{path}:{exc.line}:{exc.col + 1}: error: {exc.message}", file=sys.stderr)
+            return EXIT_ERROR
+        assert isinstance(result.source, bytes)
+        sys.stdout.buffer.write(result.source)
+        sys.stdout.flush()
+        sys.stderr.write(output.render(result.remaining, "text"))
+        return EXIT_FINDINGS if result.remaining and not args.exit_zero else EXIT_CLEAN
+    _check_file(path, args, run, settings, data)
+    _print(run, args)
+    if run.errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if run.findings and not args.exit_zero else EXIT_CLEAN
 
 
 def _rule(argv: list[str]) -> int:

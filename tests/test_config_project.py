@@ -1,0 +1,137 @@
+"""Configuration in pyproject.toml, the cross-file index and the stdin path, through the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import jaxlint
+
+MISTAKE = """\
+import time
+
+import jax.numpy as jnp
+
+x = jnp.ones((256, 256))
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+print(time.perf_counter() - t0)
+"""
+
+
+def write(root: Path, name: str, text: str) -> Path:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_config_ignore_and_per_file_ignores(tmp_path: Path) -> None:
+    write(tmp_path, "pyproject.toml", '[tool.jaxlint]\nper-file-ignores = { "legacy/*" = ["JAX1"] }\n')
+    write(tmp_path, "legacy/old.py", MISTAKE)
+    write(tmp_path, "src/new.py", MISTAKE)
+    result = jaxlint(".", cwd=tmp_path)
+    assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["src/new.py"]
+    write(tmp_path, "pyproject.toml", '[tool.jaxlint]\nignore = ["JAX101"]\n')
+    assert jaxlint(".", cwd=tmp_path).returncode == 0
+
+
+def test_config_found_from_a_subfolder_and_cli_select_wins(tmp_path: Path) -> None:
+    write(tmp_path, "pyproject.toml", '[tool.jaxlint]\nselect = ["JAX105"]\n')
+    write(tmp_path, "pkg/bench.py", MISTAKE)
+    assert jaxlint("bench.py", cwd=tmp_path / "pkg").returncode == 0
+    assert jaxlint("--select", "JAX101", "bench.py", cwd=tmp_path / "pkg").returncode == 1
+
+
+def test_config_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    write(tmp_path, "pyproject.toml", '[tool.jaxlint]\nselct = ["JAX"]\n')
+    result = jaxlint(".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "unknown [tool.jaxlint] key(s): selct" in result.stderr
+    write(tmp_path, "pyproject.toml", '[tool.jaxlint]\nignore = ["E501"]\n')
+    assert "unknown rule code or prefix: E501" in jaxlint(".", cwd=tmp_path).stderr
+    write(tmp_path, "pyproject.toml", "[tool.jaxlint\n")
+    assert "invalid TOML" in jaxlint(".", cwd=tmp_path).stderr
+
+
+def test_config_extra_timer_work_and_sync(tmp_path: Path) -> None:
+    write(tmp_path, "pyproject.toml", """\
+[tool.jaxlint]
+timers = ["myclock.now"]
+jax-work = ["kernels.launch"]
+syncs = ["kernels.wait"]
+""")
+    write(tmp_path, "bench.py", """\
+import jax
+from kernels import launch, wait
+from myclock import now
+
+start = now()
+out = launch(3)
+elapsed = now() - start
+
+start = now()
+out = launch(3)
+wait(out)
+elapsed = now() - start
+""")
+    result = jaxlint("--no-index", "bench.py", cwd=tmp_path)
+    assert [line.split(":")[1] for line in result.stdout.splitlines()] == ["7"]
+    assert "JAX101" in result.stdout
+
+
+def test_cross_file_helpers(tmp_path: Path) -> None:
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/ops.py", """\
+import jax
+import jax.numpy as jnp
+
+
+def step(x):
+    return jnp.dot(x, x)
+
+
+def step_synced(x):
+    return jnp.dot(x, x).block_until_ready()
+
+
+def sync(tree):
+    return jax.block_until_ready(tree)
+""")
+    write(tmp_path, "pkg/bench.py", """\
+import time
+
+import jax.numpy as jnp
+
+from pkg.ops import step, step_synced, sync
+from .ops import step as relative_step
+
+x = jnp.ones((64, 64))
+t0 = time.perf_counter()
+y = step(x)
+print(time.perf_counter() - t0)
+t0 = time.perf_counter()
+y = step_synced(x)
+print(time.perf_counter() - t0)
+t0 = time.perf_counter()
+y = relative_step(x)
+sync(y)
+print(time.perf_counter() - t0)
+""")
+    # named alone, the file still sees its package (as pre-commit would run it)
+    result = jaxlint("pkg/bench.py", cwd=tmp_path)
+    assert [line.split(":")[1] for line in result.stdout.splitlines()] == ["11"]
+    alone = jaxlint("--no-index", "pkg/bench.py", cwd=tmp_path)
+    assert alone.returncode == 0
+
+
+def test_stdin_lint_and_fix(tmp_path: Path) -> None:
+    result = jaxlint("--stdin-filename", "src/bench.py", cwd=tmp_path, input=MISTAKE)
+    assert result.returncode == 1
+    assert result.stdout.startswith("src/bench.py:8:7: JAX101 ")
+    fixed = jaxlint("--fix", "--stdin-filename", "src/bench.py", cwd=tmp_path, input=MISTAKE)
+    assert fixed.returncode == 0
+    assert "jax.block_until_ready(y)\nprint(time.perf_counter() - t0)\n" in fixed.stdout
+    assert fixed.stdout.startswith("import time\n")
+    broken = jaxlint("--fix", "--stdin-filename", "b.py", cwd=tmp_path,
+                     input="import jax, time\ndef f(:\n")
+    assert broken.returncode == 2 and broken.stdout == "import jax, time\ndef f(:\n"
