@@ -114,9 +114,19 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, settings: Setting
     if b"\0" in data:
         _error(run, path, "binary file (contains NUL bytes), skipped")
         return
+    notebook = path.endswith(".ipynb")
+    if notebook:
+        from jaxlint.notebook import fix_notebook, lint_notebook
     try:
+        if notebook and not (args.fix or args.diff):
+            run.findings.extend(lint_notebook(data, path, settings))
+            return
         if args.fix or args.diff:
-            result = fix_source(data, path, unsafe_fixes=args.unsafe_fixes, settings=settings)
+            if notebook:
+                result = fix_notebook(data, path, args.unsafe_fixes, settings)
+            else:
+                result = fix_source(data, path, unsafe_fixes=args.unsafe_fixes,
+                                    settings=settings)
             assert isinstance(result.source, bytes)
             if result.source != data:
                 if args.diff:
@@ -140,7 +150,10 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, settings: Setting
                     if fixed != data:
                         run.fixed_texts[path] = _text(fixed)
     except SourceError as exc:
-        _error(run, path, exc.message, exc.line, exc.col)
+        if notebook:
+            _error(run, path, exc.message)
+        else:
+            _error(run, path, exc.message, exc.line, exc.col)
     except ChangedOnDisk:
         _error(run, path, "changed on disk while being fixed; left as it is")
     except RecursionError:

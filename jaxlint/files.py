@@ -57,7 +57,8 @@ def _skip_dir(parent: str, name: str) -> bool:
 def discover(paths: list[str]) -> Iterator[str | PathError]:
     """The files to lint under ``paths``, in a stable order, and an error for each bad path.
 
-    Named files are linted whatever their suffix; folders are searched for ``*.py``.
+    Named files are linted whatever their suffix; folders are searched for ``*.py`` and
+    ``*.ipynb``.
     Symlinked folders inside a tree are not followed (no loops, nothing outside the tree).
     """
     for root in paths:
@@ -74,7 +75,7 @@ def discover(paths: list[str]) -> Iterator[str | PathError]:
         for dirpath, dirnames, filenames in os.walk(root, onerror=walk_errors.append):
             dirnames[:] = sorted(d for d in dirnames if not _skip_dir(dirpath, d))
             for name in sorted(filenames):
-                if name.endswith(".py"):
+                if name.endswith((".py", ".ipynb")):
                     full = os.path.normpath(os.path.join(dirpath, name))
                     if os.path.isfile(full):
                         yield full

@@ -24,6 +24,7 @@ class Finding:
     region: tuple[int, int] | None = None
     path: str = field(default="<string>", compare=False)
     unsafe: bool = False
+    cell: int | None = None  # in a notebook: the cell (from 1); ``line`` is within it
 
     @property
     def fix_applicability(self) -> str | None:
@@ -32,5 +33,11 @@ class Finding:
             return None
         return "unsafe" if self.unsafe else "safe"
 
-    def sort_key(self) -> tuple[str, int, int, str]:
-        return (self.path, self.line, self.col, self.code)
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (self.path, self.cell or 0, self.line, self.col, self.code)
+
+    @property
+    def location(self) -> str:
+        """``path:line:col`` (1-based column), or ``path:cell N:line:col`` in a notebook."""
+        cell = f"cell {self.cell}:" if self.cell is not None else ""
+        return f"{self.path}:{cell}{self.line}:{self.col + 1}"

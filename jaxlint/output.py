@@ -78,15 +78,18 @@ def unified_diff(path: str, old: str, new: str) -> str:
 
 
 def _header(f: Finding, mark: str = "") -> str:
-    return f"{f.path}:{f.line}:{f.col + 1}: {f.code} {mark}{f.message}"
+    return f"{f.location}: {f.code} {mark}{f.message}"
 
 
 def _row(f: Finding) -> dict[str, Any]:
     """As ``--format json`` has it: ``fixable`` by ``--fix`` alone; ``fix`` is "safe",
     "unsafe" (needs ``--unsafe-fixes``) or None."""
-    return {"path": f.path, "line": f.line, "col": f.col + 1, "code": f.code,
-            "message": f.message, "fixable": f.fixable and not f.unsafe,
-            "fix": f.fix_applicability}
+    row = {"path": f.path, "line": f.line, "col": f.col + 1, "code": f.code,
+           "message": f.message, "fixable": f.fixable and not f.unsafe,
+           "fix": f.fix_applicability}
+    if f.cell is not None:
+        row["cell"] = f.cell
+    return row
 
 
 def _gh_data(text: str) -> str:
