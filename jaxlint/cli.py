@@ -5,17 +5,24 @@ from __future__ import annotations
 import argparse
 import inspect
 import io
+import os
 import sys
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from jaxlint import __version__, output
-from jaxlint.config import Config, ConfigError, check_codes, discover as discover_config, load
-from jaxlint.engine import Settings, SourceError, fix_source, lint_source
+from jaxlint.cache import DIRNAME
+from jaxlint.codes import CODES
+from jaxlint.config import Config, ConfigError, check_codes, load
+from jaxlint.config import discover as discover_config
+from jaxlint.errors import SourceError
 from jaxlint.files import ChangedOnDisk, PathError, discover, read, write_atomic
 from jaxlint.finding import Finding
-from jaxlint.rules import RULES
+from jaxlint.settings import Settings, might_matter
+
+# libcst (and the engine that uses it) is imported only once a file passes ``might_matter``:
+# most files in a tree, and most files pre-commit hands us, never need it.
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -29,7 +36,7 @@ SUBCOMMANDS = {
 def _codes(text: str) -> list[str]:
     codes = [c.strip().upper() for c in text.split(",") if c.strip()]
     for c in codes:
-        if not any(code.startswith(c) for code in RULES) and c not in ("ALL",):
+        if not any(code.startswith(c) for code in CODES) and c not in ("ALL",):
             raise argparse.ArgumentTypeError(f"unknown rule code or prefix: {c}")
     return ["JAX" if c == "ALL" else c for c in codes]
 
@@ -66,6 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stdin-filename", metavar="PATH",
                    help="read the source from stdin and report it as PATH (for editors); "
                    "with --fix, the fixed source is written to stdout and findings to stderr")
+    p.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
+                   help="files analysed in parallel (default: one process per core; 1: none)")
+    p.add_argument("--no-cache", action="store_true",
+                   help=f"do not read or write the cache ({DIRNAME}/ beside the configuration, "
+                   "or in the current folder)")
     p.add_argument("--no-index", action="store_true",
                    help="analyse each file alone, without what the modules it imports from "
                    "the project export")
@@ -83,6 +95,16 @@ class Run:
     diffs: list[str] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # path -> source text, for output
     fixed_texts: dict[str, str] = field(default_factory=dict)  # path -> what --fix would write
+    deps: set[str] = field(default_factory=set)  # project modules the analysis consulted
+
+    def merge(self, other: Run) -> None:
+        self.findings.extend(other.findings)
+        self.errors.extend(other.errors)
+        self.fixed += other.fixed
+        self.held_back += other.held_back
+        self.diffs.extend(other.diffs)
+        self.texts.update(other.texts)
+        self.fixed_texts.update(other.fixed_texts)
 
 
 def _error(run: Run, path: str, message: str, line: int | None = None, col: int = 0) -> None:
@@ -103,17 +125,34 @@ def _settings(path: str, args: argparse.Namespace, config: Config,
     return Settings(select, ignore, config.extras, index, names[0] if names else None)
 
 
-def _check_file(path: str, args: argparse.Namespace, run: Run, settings: Settings,
-                data: bytes | None = None) -> None:
+_MODULES: dict[str, dict[str, object]] = {}  # a worker process's project-index cache
+
+
+def _check_one(path: str, data: bytes, args: argparse.Namespace, config: Config) -> Run:
+    """One file's results; runs in a worker process under --jobs."""
+    run = Run()
+    _check_file(path, args, run, config, _MODULES, data)
+    return run
+
+
+def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
+                modules: dict[str, dict[str, object]], data: bytes | None = None) -> None:
     if data is None:
         try:
             data = read(path)
         except OSError as exc:
             _error(run, path, f"cannot read: {exc.strerror or exc}")
             return
+    if not might_matter(data, config.extras):
+        return
     if b"\0" in data:
         _error(run, path, "binary file (contains NUL bytes), skipped")
         return
+    from jaxlint.engine import fix_source, lint_source
+
+    settings = _settings(path, args, config, modules)
+    if settings.index is not None:
+        run.deps = settings.index.used  # type: ignore[attr-defined]
     notebook = path.endswith(".ipynb")
     if notebook:
         from jaxlint.notebook import fix_notebook, lint_notebook
@@ -225,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = load(args.config) if args.config else discover_config(".")
         check_codes([*(config.select or ()), *config.ignore,
                      *(c for _, codes in config.per_file_ignores for c in codes)],
-                    list(RULES), config.source or "configuration")
+                    list(CODES), config.source or "configuration")
     except ConfigError as exc:
         print(f"jaxlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -237,9 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _error(run, item.path, item.message)
         else:
             files.append(item)
-    modules: dict[str, dict[str, object]] = {}  # the project index's cache, shared by files
-    for path in files:
-        _check_file(path, args, run, _settings(path, args, config, modules))
+    _check_all(files, args, config, run)
     _print(run, args)
     if run.errors:
         return EXIT_ERROR
@@ -250,12 +287,65 @@ def main(argv: Sequence[str] | None = None) -> int:
     return EXIT_FINDINGS if run.findings else EXIT_CLEAN
 
 
+def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: Run) -> None:
+    """Read and prefilter every file here; analyse the rest (cached, or in parallel)."""
+    from jaxlint.cache import Cache
+
+    cache = None
+    if not (args.no_cache or args.fix or args.diff or args.format in ("full", "sarif")):
+        fingerprint = repr((args.select, args.ignore, config.select, config.ignore,
+                            config.per_file_ignores, config.extras, args.no_index))
+        cache = Cache(os.path.dirname(config.source) if config.source else ".", fingerprint)
+    todo: list[tuple[int, str, bytes, str | None]] = []
+    results: dict[int, Run] = {}
+    for i, path in enumerate(files):
+        try:
+            data = read(path)
+        except OSError as exc:
+            results[i] = Run()
+            _error(results[i], path, f"cannot read: {exc.strerror or exc}")
+            continue
+        if not might_matter(data, config.extras):
+            continue
+        key = None
+        if cache is not None:
+            key = cache.key(path, data, repr(config.ignores_for(path)))
+            hit = cache.get(key, path)
+            if hit is not None:
+                results[i] = Run(findings=hit)
+                continue
+        todo.append((i, path, data, key))
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    if jobs > 1 and len(todo) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+            futures = [pool.submit(_check_one, path, data, args, config)
+                       for _, path, data, _ in todo]
+            done = [f.result() for f in futures]
+    else:
+        modules: dict[str, dict[str, object]] = {}
+        done = []
+        for _, path, data, _ in todo:
+            one = Run()
+            _check_file(path, args, one, config, modules, data)
+            done.append(one)
+    for (i, _, _, key), one in zip(todo, done):
+        results[i] = one
+        if cache is not None and key is not None and not one.errors:
+            cache.put(key, one.findings, one.deps)
+    for i in sorted(results):
+        run.merge(results[i])
+
+
 def _stdin(args: argparse.Namespace, config: Config, run: Run) -> int:
     """Editors: lint (or fix) the buffer on stdin as if it were the file it names."""
     path = args.stdin_filename or "-"
     data = sys.stdin.buffer.read()
-    settings = _settings(path, args, config, {})
     if args.fix:
+        from jaxlint.engine import fix_source
+
+        settings = _settings(path, args, config, {})
         try:
             result = fix_source(data, path, unsafe_fixes=args.unsafe_fixes, settings=settings)
         except SourceError as exc:
@@ -267,7 +357,7 @@ def _stdin(args: argparse.Namespace, config: Config, run: Run) -> int:
         sys.stdout.flush()
         sys.stderr.write(output.render(result.remaining, "text"))
         return EXIT_FINDINGS if result.remaining and not args.exit_zero else EXIT_CLEAN
-    _check_file(path, args, run, settings, data)
+    _check_file(path, args, run, config, {}, data)
     _print(run, args)
     if run.errors:
         return EXIT_ERROR
@@ -278,6 +368,8 @@ def _rule(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="jaxlint rule", description=SUBCOMMANDS["rule"])
     p.add_argument("code", nargs="?", help="a rule code such as JAX101 (default: list all)")
     args = p.parse_args(argv)
+    from jaxlint.rules import RULES
+
     if args.code is None:
         for code, rule in RULES.items():
             print(f"{code}  {rule.__name__}")

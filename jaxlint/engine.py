@@ -8,9 +8,11 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
 
-from jaxlint.analysis import FixPlan, FlowAnalysis
-from jaxlint.analysis.names import NO_EXTRAS, Extras
+from jaxlint.analysis.flow import FlowAnalysis
+from jaxlint.analysis.plans import FixPlan
 from jaxlint.analysis.values import Value
+from jaxlint.errors import SourceError
+from jaxlint.settings import Settings, might_matter
 from jaxlint.finding import Finding
 from jaxlint.fixer import apply_plans
 from jaxlint.noqa import NoqaIndex, file_is_skipped
@@ -18,19 +20,9 @@ from jaxlint.rules import RULES, FileContext
 
 Source = str | bytes
 
-# A file can only hold a finding if it names jax and a clock module (time, timeit) or a
-# pytest-benchmark fixture.
 MAX_FIX_ROUNDS = 4
 
-
-class SourceError(Exception):
-    """The file cannot be analysed (it does not parse, or cannot be decoded)."""
-
-    def __init__(self, message: str, line: int = 1, col: int = 0) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.col = col
+__all__ = ["FixResult", "Settings", "SourceError", "fix_source", "lint_source", "might_matter"]
 
 
 @dataclass
@@ -48,27 +40,6 @@ def enabled(code: str, select: Collection[str] | None, ignore: Collection[str] |
     if select and not code.startswith(tuple(select)):
         return False
     return not (ignore and code.startswith(tuple(ignore)))
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What the engine needs besides the source: which rules, the project's own names, what
-    other modules of the linted tree export, and this file's module name."""
-
-    select: Collection[str] | None = None
-    ignore: Collection[str] | None = None
-    extras: Extras = NO_EXTRAS
-    index: Mapping[str, Value] | None = None
-    module_name: str | None = None
-    honour_noqa: bool = True
-
-
-def might_matter(source: Source, extras: Extras = NO_EXTRAS) -> bool:
-    """Cheap test that rejects files that cannot contain a finding, before parsing them."""
-    text = source.decode("latin-1") if isinstance(source, bytes) else source
-    if "jax" not in text:
-        return False
-    return any(n in text for n in ("time", "benchmark", *extras.needles()))
 
 
 class _Positions(Mapping[cst.CSTNode, tuple[int, int]]):
@@ -107,7 +78,7 @@ def _analyse(
     source: Source, path: str, settings: Settings
 ) -> tuple[cst.Module | None, list[tuple[Finding, FixPlan | None]]]:
     select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
-    if not might_matter(source, settings.extras):
+    if settings.prefilter and not might_matter(source, settings.extras):
         return None, []
     module = parse(source)
     text = module.code

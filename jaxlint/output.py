@@ -24,7 +24,6 @@ from urllib.parse import quote
 
 from jaxlint import __version__
 from jaxlint.finding import Finding
-from jaxlint.rules import RULES
 
 FORMATS = ("text", "concise", "full", "json", "json-lines", "github", "sarif")
 
@@ -183,6 +182,8 @@ def _section(doc: str, title: str) -> str:
 
 
 def _rule_descriptor(code: str) -> dict[str, Any]:
+    from jaxlint.rules import RULES  # the rules' docs; SARIF output only
+
     rule = RULES.get(code)
     if rule is None:
         return {"id": code}
@@ -256,7 +257,9 @@ def sarif(findings: Iterable[Finding], sources: Sources | None = None,
           ) -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run: every rule jaxlint has, and a result per finding."""
     ordered = sorted(findings, key=Finding.sort_key)
-    codes = sorted(set(RULES) | {f.code for f in ordered})
+    from jaxlint.codes import CODES
+
+    codes = sorted(set(CODES) | {f.code for f in ordered})
     index = {code: i for i, code in enumerate(codes)}
     fixes = _fixes_by_finding(ordered, sources, fixed or {}, unsafe_fixes)
     results = []

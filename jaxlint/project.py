@@ -59,6 +59,7 @@ class ProjectIndex(Mapping[str, Value]):
         self._modules = cache if cache is not None else {}
         self._busy: set[str] = set()
         self._paths: dict[str, str | None] = {}
+        self.used: set[str] = set()  # module files consulted (a cached result depends on them)
 
     def _file_for(self, module: str) -> str | None:
         if module in self._paths:
@@ -81,6 +82,7 @@ class ProjectIndex(Mapping[str, Value]):
         if path is None:
             return {}
         key = os.path.abspath(path)
+        self.used.add(key)
         if key in self._modules:
             return self._modules[key]
         if key in self._busy:

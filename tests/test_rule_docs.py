@@ -78,3 +78,9 @@ def test_every_rule_has_fixtures() -> None:
 def test_unknown_rule_is_an_error() -> None:
     result = jaxlint("rule", "JAX999")
     assert result.returncode == 2 and "unknown rule code" in result.stderr
+
+
+def test_light_code_list_matches_rules() -> None:
+    from jaxlint.codes import CODES
+
+    assert CODES == tuple(sorted(RULES))

@@ -2,17 +2,23 @@
 
 The question every rule asks, "is this region's JAX work finished when the clock is read?",
 is answered once, by ``flow.FlowAnalysis``; ``plans`` turns its answer into edits.
+(Imported lazily: ``analysis.names`` is needed before anything is parsed.)
 """
 
-from jaxlint.analysis.flow import FlowAnalysis, HarnessUse, Region
-from jaxlint.analysis.plans import (
-    FixPlan,
-    InsertSync,
-    MoveAfter,
-    ReplaceExpr,
-    WrapExpr,
-    WrapSync,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.flow import FlowAnalysis, HarnessUse, Region
+    from jaxlint.analysis.plans import (
+        FixPlan,
+        InsertSync,
+        MoveAfter,
+        ReplaceExpr,
+        WrapExpr,
+        WrapSync,
+    )
 
 __all__ = [
     "FixPlan",
@@ -25,3 +31,15 @@ __all__ = [
     "WrapExpr",
     "WrapSync",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("FlowAnalysis", "HarnessUse", "Region"):
+        from jaxlint.analysis import flow
+
+        return getattr(flow, name)
+    if name in __all__:
+        from jaxlint.analysis import plans
+
+        return getattr(plans, name)
+    raise AttributeError(f"module 'jaxlint.analysis' has no attribute {name!r}")

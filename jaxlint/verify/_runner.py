@@ -24,20 +24,25 @@ import sys
 import traceback
 from typing import Any
 
-if __package__:
-    from jaxlint.verify.instrument import TimerRecorder
-else:
+
+def _load_recorder() -> type[Any]:
+    """The TimerRecorder class, without importing the jaxlint package when run by path."""
+    if __package__:
+        from jaxlint.verify.instrument import TimerRecorder
+
+        return TimerRecorder
     import importlib.util
 
     # Load instrument.py under a private name: putting this directory on sys.path would let
     # it shadow a user module called "instrument".
-    _spec = importlib.util.spec_from_file_location(
+    spec = importlib.util.spec_from_file_location(
         "_jaxlint_verify_instrument", os.path.join(os.path.dirname(__file__), "instrument.py")
     )
-    assert _spec is not None and _spec.loader is not None
-    _instrument = importlib.util.module_from_spec(_spec)
-    _spec.loader.exec_module(_instrument)
-    TimerRecorder = _instrument.TimerRecorder
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    recorder: type[Any] = module.TimerRecorder
+    return recorder
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -88,13 +93,14 @@ def _device_info() -> dict[str, Any] | None:
 def main(argv: list[str] | None = None) -> int:
     args = _parse(sys.argv[1:] if argv is None else argv)
     script = os.path.abspath(args.script)
-    lines = [int(n) for n in args.lines.split(",") if n] if args.lines else None
+    # "--lines ''" means no lines of interest (a clean file's run), not "every line".
+    lines = [int(n) for n in args.lines.split(",") if n] if args.lines is not None else None
 
     # Look like `python SCRIPT`: argv[0] is the script, sys.path[0] is its directory.
     sys.argv = [script]
     sys.path[0] = os.path.abspath(args.path_dir) if args.path_dir else os.path.dirname(script)
 
-    recorder = TimerRecorder(script, lines)
+    recorder = _load_recorder()(script, lines)
     error: str | None = None
     recorder.install()
     try:

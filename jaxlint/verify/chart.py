@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jaxlint.verify.model import RegionResult
-from jaxlint.verify.report import device_line, format_region
+from jaxlint.verify.report import device_line, format_ratio, format_region
 
 
 def _label(result: RegionResult) -> str:
@@ -53,14 +53,14 @@ def bar_chart(results: Sequence[RegionResult], path: Path) -> bool:
         )
     ax.set_yticks(positions)
     ax.set_yticklabels([_label(r) for r in measured], fontsize=8)
-    ax.invert_yaxis()  # first region at the top, as in the table
+    ax.set_ylim(n - 0.5, -0.5)  # first region at the top, as in the table; no blank margin
     ax.set_xscale("log")
     ax.set_xlabel("measured time per region, seconds (median over runs; bars: min-max)")
     ax.set_title(f"jaxlint verify: {device_line(results)}", fontsize=10)
-    for position, result in zip(positions, measured):
+    for position, result in zip(positions, measured, strict=True):
         if result.ratio is not None:
             ax.annotate(
-                f"{result.ratio:.1f}x",
+                format_ratio(result.ratio),
                 xy=(max(result.fixed.high or 0.0, result.as_written.high or 0.0), position),
                 xytext=(4, 0),
                 textcoords="offset points",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,8 +18,9 @@ the script's own timers measured for every timed region the linter found.
 
 THIS EXECUTES THE SCRIPTS. verify is the only jaxlint command that runs user code; only point
 it at code you trust. Each run is a fresh Python process on the device JAX picks (GPU or TPU,
-else CPU, unless --backend says otherwise). The fixed copy runs from a temporary file; the
-original is never modified. Files without findings are run once to show they run, not fixed.
+else CPU, unless --backend says otherwise). The fixed copy runs from a temporary file (its
+__file__ differs; sys.path[0] is still the original's directory); the original is never
+modified. Files without findings are run once to show they run, not fixed.
 """
 
 EPILOG = """\
@@ -73,9 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write DIR/verify-<device>.md and a .png bar chart (give a path ending in .md "
         "to choose the name); needs matplotlib",
     )
-    parser.add_argument(
-        "-q", "--quiet", action="store_true", help="no progress display on stderr"
-    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress display on stderr")
     return parser
 
 
@@ -87,6 +87,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--repeat must be at least 1")
     if args.timeout <= 0:
         parser.error("--timeout must be positive")
+
+    if args.report is not None and importlib.util.find_spec("matplotlib") is None:
+        # Checked before running anything: finding out after minutes of runs would waste them.
+        print(
+            "jaxlint verify: --report needs matplotlib; install it with: "
+            "pip install 'jaxlint[verify]'",
+            file=sys.stderr,
+        )
+        return 2
 
     progress: Progress = Progress() if args.quiet else StderrProgress(sys.stderr)
     try:
@@ -101,6 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"jaxlint verify: {exc}", file=sys.stderr)
         return 2
 
+    if not results:
+        print("jaxlint verify: no Python files found under the given paths", file=sys.stderr)
     if args.json:
         print(report.to_json(results))
     else:

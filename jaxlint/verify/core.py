@@ -108,9 +108,7 @@ class _FileVerifier:
         self.backend = backend
         self.progress = progress
 
-    def _run(
-        self, script: Path, lines: Iterable[int], path_dir: Path | None = None
-    ) -> RunOutcome:
+    def _run(self, script: Path, lines: Iterable[int], path_dir: Path | None = None) -> RunOutcome:
         return run_script(
             script,
             lines=set(lines),
@@ -139,7 +137,12 @@ class _FileVerifier:
             self.progress.file_started(index, total, display, 0)
             return unmeasurable
 
-        fixed = fix_source(raw, display).source
+        try:
+            fixed = fix_source(raw, display).source
+        except Exception as exc:  # a fixer bug on one file must not stop the others
+            self.progress.file_started(index, total, display, 0)
+            verdict = f"could not fix: {type(exc).__name__}: {exc}"
+            return [_failed_file(display, verdict)] + unmeasurable
         if isinstance(fixed, str):  # the API promises bytes for bytes; do not rely on it
             fixed = fixed.encode("utf-8")
         changed = fixed != raw
@@ -208,7 +211,7 @@ class _FileVerifier:
         device = _device(as_written + fixed)
         failed_outcome = next((o for o in as_written + fixed if not o.ok), None)
         results = []
-        for finding, region, fixed_region in zip(findings, regions, fixed_regions):
+        for finding, region, fixed_region in zip(findings, regions, fixed_regions, strict=True):
             result = RegionResult(
                 path=display,
                 code=finding.code,

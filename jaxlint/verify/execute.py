@@ -109,6 +109,11 @@ def run_script(
             except subprocess.TimeoutExpired:
                 _kill(proc)
                 timed_out = True
+            except BaseException:
+                # Ctrl-C reaches only our process group, not the child's own session, so
+                # without this an interrupted verify would leave the script running.
+                _kill(proc)
+                raise
         wall = time.perf_counter() - started
         tail = _tail(stderr)
 

@@ -36,7 +36,7 @@ TIMERS: tuple[tuple[str, float], ...] = (
 
 
 class TimerRecorder:
-    """Wraps the timer functions and collects ``(line, raw value, divisor)`` per read in one file."""
+    """Wraps the timer functions; collects ``(line, raw value, divisor)`` per read in one file."""
 
     def __init__(self, filename: str, lines: Collection[int] | None = None) -> None:
         self.filename = filename

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from jaxlint.verify import stats
-from jaxlint.verify.model import Device, RegionResult
+from jaxlint.verify.model import NO_FINDINGS, Device, RegionResult
 
 COLUMNS = ("fixture", "region", "as written", "fixed", "ratio", "verdict")
 
@@ -76,11 +76,11 @@ def rows(results: Sequence[RegionResult]) -> list[tuple[str, ...]]:
 
 def table(results: Sequence[RegionResult], repeat: int, backend: str | None = None) -> str:
     body = rows(results)
-    widths = [max(len(c), *(len(row[i]) for row in body)) for i, c in enumerate(COLUMNS)]
+    widths = [max([len(c), *(len(row[i]) for row in body)]) for i, c in enumerate(COLUMNS)]
     widths[-1] = len(COLUMNS[-1])  # the verdict is last: no padding, long errors just run on
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(cell.ljust(w) for cell, w in zip(cells, widths)).rstrip()
+        return "  ".join(cell.ljust(w) for cell, w in zip(cells, widths, strict=True)).rstrip()
 
     out = [device_line(results, backend), line(COLUMNS)]
     out += [line(row) for row in body]
@@ -143,10 +143,15 @@ def markdown(
         "`jaxlint --fix` rewrote the script. Times are the median over runs of each run's "
         "median over the region's occurrences; min and max are over runs.",
         "",
-        "| fixture | code | region | as written | min - max | fixed | min - max | ratio | verdict |",
+        "| fixture | code | region | as written | min - max | fixed | min - max | ratio "
+        "| verdict |",
         "|---|---|---|--:|--:|--:|--:|--:|---|",
     ]
+    # Files left alone would be rows of dashes; they are listed after the table instead.
+    left_alone = [r for r in results if r.verdict == NO_FINDINGS]
     for r in results:
+        if r.verdict == NO_FINDINGS:
+            continue
         aw, fx = r.as_written, r.fixed
         cells = [
             r.path,
@@ -161,6 +166,12 @@ def markdown(
         ]
         lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
     lines.append("")
+    if left_alone:
+        lines += [
+            f"No findings, so not fixed; each ran once to show it runs ({len(left_alone)}): "
+            + ", ".join(f"`{r.path}`" for r in left_alone),
+            "",
+        ]
     if chart_name:
         lines += [f"![as written vs fixed, per region (log scale)]({chart_name})", ""]
     else:

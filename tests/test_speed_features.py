@@ -1,0 +1,84 @@
+"""What makes jaxlint cheap must never change what it reports: the prefilter, the cache and
+parallel runs. (Speed itself is measured by benchmarks/, never asserted here.)"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from fixture_support import FIXTURES, ROOT
+from helpers import jaxlint, run
+from jaxlint.engine import Settings, lint_source
+from jaxlint.settings import might_matter
+
+CORPUS = sorted(FIXTURES.rglob("*.py")) + sorted((ROOT / "tests" / "holdout").glob("*.py")) + \
+    sorted((ROOT / "jaxlint").rglob("*.py"))
+
+
+# Files the prefilter rejects, beside the ones in the corpus that it rejects.
+REJECTED = {
+    "no_clock.py": "import jax.numpy as jnp\nx = jnp.ones(3)\nprint(x.sum())\n",
+    "no_jax.py": "import time\nimport numpy as np\nt0 = time.time()\nnp.ones(3)\n"
+                 "print(time.time() - t0)\n",
+    "aliased.py": "import time as clock\nimport numpy as np\nt0 = clock.perf_counter()\n"
+                  "y = np.dot(np.ones(3), np.ones(3))\nprint(clock.perf_counter() - t0)\n",
+}
+
+
+def _rejected_corpus() -> list[tuple[str, bytes]]:
+    files = [(str(p.relative_to(ROOT)), p.read_bytes()) for p in CORPUS]
+    files += [(name, text.encode()) for name, text in REJECTED.items()]
+    return [(name, data) for name, data in files if not might_matter(data)]
+
+
+def test_prefilter_never_hides_a_finding() -> None:
+    """Where the prefilter says a file cannot matter, the full analysis agrees. (Where it
+    lets a file through, the analysis runs as without it, so there is nothing to compare.)"""
+    rejected = _rejected_corpus()
+    assert len(rejected) >= 3
+    for name, data in rejected:
+        assert lint_source(data, name, settings=Settings(prefilter=False)) == [], name
+
+
+def test_cache_gives_the_same_findings_and_notices_changes(tmp_path: Path) -> None:
+    shutil.copytree(FIXTURES / "JAX101", tmp_path / "src")
+    cold = jaxlint("src", cwd=tmp_path)
+    assert (tmp_path / ".jaxlint_cache" / "CACHEDIR.TAG").exists()
+    warm = jaxlint("src", cwd=tmp_path)
+    assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout)
+    seed = tmp_path / "src" / "seed.py"
+    seed.write_text(seed.read_text().replace("y = f(x)\n", "y = f(x).block_until_ready()\n"))
+    changed = jaxlint("src", cwd=tmp_path)
+    assert "src/seed.py" in cold.stdout and "src/seed.py" not in changed.stdout
+    assert jaxlint("--no-cache", "src", cwd=tmp_path).stdout == changed.stdout
+
+
+def test_cache_follows_imported_project_modules(tmp_path: Path) -> None:
+    (tmp_path / "helpers_mod.py").write_text(
+        "import jax.numpy as jnp\n\ndef step(x):\n    return jnp.dot(x, x).block_until_ready()\n")
+    (tmp_path / "bench.py").write_text(
+        "import time\nimport jax.numpy as jnp\nfrom helpers_mod import step\n"
+        "x = jnp.ones((8, 8))\nt0 = time.perf_counter()\ny = step(x)\n"
+        "print(time.perf_counter() - t0)\n")
+    assert jaxlint("bench.py", cwd=tmp_path).returncode == 0
+    assert jaxlint("bench.py", cwd=tmp_path).returncode == 0  # cached
+    (tmp_path / "helpers_mod.py").write_text(
+        "import jax.numpy as jnp\n\ndef step(x):\n    return jnp.dot(x, x)\n")
+    assert jaxlint("bench.py", cwd=tmp_path).returncode == 1
+
+
+def test_parallel_and_serial_agree() -> None:
+    serial = jaxlint("-j1", "--no-cache", "fixtures/JAX101", "tests/holdout")
+    parallel = jaxlint("-j2", "--no-cache", "fixtures/JAX101", "tests/holdout")
+    assert serial.stdout == parallel.stdout and serial.stdout
+
+
+def test_no_libcst_import_for_files_that_cannot_matter(tmp_path: Path) -> None:
+    import sys
+
+    (tmp_path / "plain.py").write_text("import os\nprint(os.getcwd())\n")
+    result = run(sys.executable, "-X", "importtime", "-m", "jaxlint", "plain.py", cwd=tmp_path)
+    assert result.returncode == 0
+    assert "libcst" not in result.stderr
