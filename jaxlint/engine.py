@@ -12,11 +12,11 @@ from jaxlint.analysis.flow import FlowAnalysis
 from jaxlint.analysis.plans import FixPlan
 from jaxlint.analysis.values import Value
 from jaxlint.errors import SourceError
-from jaxlint.settings import Settings, might_matter
 from jaxlint.finding import Finding
 from jaxlint.fixer import apply_plans
 from jaxlint.noqa import NoqaIndex, file_is_skipped
 from jaxlint.rules import RULES, FileContext
+from jaxlint.settings import Settings, might_matter
 
 Source = str | bytes
 

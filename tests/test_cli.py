@@ -9,7 +9,6 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from fixture_support import FIXTURES, expected, fixture_files
 from helpers import jaxlint
 

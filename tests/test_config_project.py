@@ -26,7 +26,8 @@ def write(root: Path, name: str, text: str) -> Path:
 
 
 def test_config_ignore_and_per_file_ignores(tmp_path: Path) -> None:
-    write(tmp_path, "pyproject.toml", '[tool.jaxlint]\nper-file-ignores = { "legacy/*" = ["JAX1"] }\n')
+    write(tmp_path, "pyproject.toml",
+          '[tool.jaxlint]\nper-file-ignores = { "legacy/*" = ["JAX1"] }\n')
     write(tmp_path, "legacy/old.py", MISTAKE)
     write(tmp_path, "src/new.py", MISTAKE)
     result = jaxlint(".", cwd=tmp_path)

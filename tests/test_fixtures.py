@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from fixture_support import FIXTURES, expected, fixed_path, fixture_files
+
 from jaxlint import fix_source, lint_source
 
 FILES = fixture_files()

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from helpers import jaxlint
+
 from jaxlint.engine import Settings
 from jaxlint.notebook import build, fix_notebook, lint_notebook, load
 
@@ -91,7 +92,8 @@ def test_fix_changes_only_the_fixed_cells(tmp_path: Path) -> None:
 
 def test_fix_adds_import_jax_to_first_code_cell() -> None:
     data = notebook(MARKDOWN, code("import time\nimport jax.numpy as jnp\nx = jnp.ones(3)"),
-                    code("t0 = time.perf_counter()\ny = jnp.sin(x)\nprint(time.perf_counter() - t0)"))
+                    code("t0 = time.perf_counter()\ny = jnp.sin(x)\n"
+                         "print(time.perf_counter() - t0)"))
     result = fix_notebook(data, "nb.ipynb", False, Settings())
     cells = json.loads(result.source)["cells"]
     assert "import jax\n" in cells[1]["source"]

@@ -7,8 +7,8 @@ import inspect
 import re
 
 import pytest
-
 from helpers import jaxlint
+
 from jaxlint import lint_source
 from jaxlint.rules import RULES
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
-
 from fixture_support import FIXTURES, ROOT
 from helpers import jaxlint, run
+
 from jaxlint.engine import Settings, lint_source
 from jaxlint.settings import might_matter
 

@@ -247,12 +247,13 @@ class FlowAnalysis:
             snap = self.snapshots.get(stop)
             if snap is None or not isinstance(stop, cst.Call):
                 continue
-            def inside(table: dict[Site, frozenset[Site]]) -> frozenset[Site]:
+            def inside(table: dict[Site, frozenset[Site]], starts: set[Site]) -> frozenset[Site]:
                 return frozenset(s for s, tags in table.items() if tags & starts)
 
-            out.append(Region(stop, frozenset(starts), self.where[stop], inside(snap.pending),
-                              inside(snap.transferred), inside(snap.compiles),
-                              inside(snap.idle_syncs), snap))
+            out.append(Region(stop, frozenset(starts), self.where[stop],
+                              inside(snap.pending, starts), inside(snap.transferred, starts),
+                              inside(snap.compiles, starts), inside(snap.idle_syncs, starts),
+                              snap))
         return out
 
     # ------------------------------------------------------------------ names

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Union
 
 import libcst as cst
 
@@ -58,7 +57,7 @@ class MoveAfter:
     after: cst.CSTNode
 
 
-Edit = Union[InsertSync, WrapSync, WrapExpr, ReplaceExpr, MoveAfter]
+Edit = InsertSync | WrapSync | WrapExpr | ReplaceExpr | MoveAfter
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Union
 
 import libcst as cst
 
@@ -124,23 +123,25 @@ class Instance:
     klass: Klass
 
 
-Value = Union[
-    JaxVal,
-    TimerRead,
-    JaxCallable,
-    Transform,
-    Lowered,
-    Func,
-    Klass,
-    Instance,
-    Ref,
-    LibObject,
-    HarnessTimer,
-    BenchmarkFixture,
-    None,
-]
+Value = (
+    JaxVal
+    | TimerRead
+    | JaxCallable
+    | Transform
+    | Lowered
+    | Func
+    | Klass
+    | Instance
+    | Ref
+    | LibObject
+    | HarnessTimer
+    | BenchmarkFixture
+    | None
+)
 
-_PRIORITY = (JaxVal, TimerRead, JaxCallable, Func, Instance, Klass, Transform, Lowered, LibObject, Ref)
+_PRIORITY = (
+    JaxVal, TimerRead, JaxCallable, Func, Instance, Klass, Transform, Lowered, LibObject, Ref
+)
 
 
 def join_values(a: Value, b: Value) -> Value:

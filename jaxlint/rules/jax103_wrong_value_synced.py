@@ -39,7 +39,8 @@ class WrongValueSynced(Rule):
     """
 
     CODE = "JAX103"
-    MESSAGE = "sync waits for `{synced}` (line {line}), which the timed work did not produce: {detail}"
+    MESSAGE = ("sync waits for `{synced}` (line {line}), which the timed work did not produce: "
+               "{detail}")
 
     def check(self, ctx: FileContext) -> Iterator[Report]:
         for region in ctx.flow.regions():
