@@ -374,10 +374,10 @@ def _rule(argv: list[str]) -> int:
         for code, rule in RULES.items():
             print(f"{code}  {rule.__name__}")
         return EXIT_CLEAN
-    rule = RULES.get(args.code.upper())
-    if rule is None:
+    found = RULES.get(args.code.upper())
+    if found is None:
         print(f"jaxlint rule: unknown rule code: {args.code}", file=sys.stderr)
         return EXIT_ERROR
-    print(f"# {rule.CODE} {rule.__name__}\n")
-    print(inspect.cleandoc(rule.__doc__ or ""))
+    print(f"# {found.CODE} {found.__name__}\n")
+    print(inspect.cleandoc(found.__doc__ or ""))
     return EXIT_CLEAN

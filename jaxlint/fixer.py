@@ -69,8 +69,9 @@ class _Applier(cst.CSTTransformer):
         groups = sorted(self.inserts.get(node, []), key=lambda g: not g[0])
         return [_sync_expr(exprs) for _, exprs in groups]
 
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode
-                 ) -> cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]:
+    def on_leave(  # type: ignore[override]
+        self, original_node: cst.CSTNode, updated_node: cst.CSTNode
+    ) -> cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]:
         result = super().on_leave(original_node, updated_node)
         if original_node in self.replace and isinstance(result, cst.BaseExpression):
             return cst.parse_expression(self.replace[original_node]).with_changes(
@@ -118,7 +119,8 @@ class _Applier(cst.CSTTransformer):
         out = list(body)
         for line, after in self.moves.items():
             moved, anchor = self.updated.get(line), self.updated.get(after)
-            if moved in out and anchor in out:
+            if isinstance(moved, cst.BaseStatement) and isinstance(anchor, cst.BaseStatement) \
+                    and moved in out and anchor in out:
                 out.remove(moved)
                 out.insert(out.index(anchor) + 1, moved)
         return out
@@ -188,7 +190,7 @@ def _binds_jax(module: cst.Module) -> bool:
 
     for imp in imports(module.body):
         for alias in imp.names:
-            name = alias.name
+            name: cst.BaseExpression = alias.name
             while isinstance(name, cst.Attribute):
                 name = name.value
             if isinstance(name, cst.Name) and name.value == "jax":

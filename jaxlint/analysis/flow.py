@@ -186,6 +186,8 @@ class FlowAnalysis:
         self.bare_covers: dict[Site, frozenset[Site]] = {}
         self.transfer_where: dict[Site, StmtLoc] = {}
         self.harnesses: dict[cst.Call, HarnessUse] = {}
+        # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
+        self._last_elements: list[Value] | None = None
         self._memo: dict[tuple[object, ...], Summary] = {}
         self._active: set[tuple[object, ...]] = set()
         self._frames: list[Frame] = []
@@ -375,7 +377,7 @@ class FlowAnalysis:
             elems = [e.value for e in target.elements]
             if isinstance(source, (cst.Tuple, cst.List)) and len(source.elements) == len(elems):
                 # a, b = f(x), g(x): each target gets its own element, already evaluated
-                values = getattr(self, "_last_elements", None) or [value] * len(elems)
+                values = self._last_elements or [value] * len(elems)
                 for t, v in zip(elems, values):
                     self._bind(t, v, st)
                 return
@@ -749,7 +751,7 @@ class FlowAnalysis:
         return self._call_value(callee, node, st)
 
     def _args(self, node: cst.Call, st: State) -> list[tuple[str | None, str, Value]]:
-        out = []
+        out: list[tuple[str | None, str, Value]] = []
         for arg in node.args:
             value = self._eval(arg.value, st)
             kw = arg.keyword.value if arg.keyword is not None else None
@@ -1151,12 +1153,9 @@ class FlowAnalysis:
     def _call_function(self, fn: Func, params: dict[str, Value], count: bool) -> Summary:
         if isinstance(fn.node, cst.FunctionDef) and _is_generator(fn.node):
             return NOTHING
-        key = (fn.node, tuple(sorted((k, id(self._key_of(v)) if isinstance(
-            self._key_of(v), (Func, Klass)) else self._key_of(v)) for k, v in params.items())))
-        try:
-            hash(key)
-        except TypeError:
-            key = (fn.node, tuple(sorted(params)))
+        # The memo key: the function and what each parameter holds (JAX values as one kind).
+        key = (fn.node, tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
+                                     key=lambda kv: kv[0])))
         if key in self._memo:
             return self._memo[key]
         if key in self._active or len(self._frames) > MAX_CALL_DEPTH:
@@ -1208,7 +1207,8 @@ class FlowAnalysis:
                 out[name] = JaxCallable(value.synced, value.jitted)
             elif isinstance(value, Func) and isinstance(value.node, cst.FunctionDef):
                 self._frames = [Frame(func=None)]
-                params = {p: INPUT for p in self._positional_params(value.node)}
+                params: dict[str, Value] = {
+                    p: INPUT for p in self._positional_params(value.node)}
                 summary = self._call_function(value, params, count=False)
                 if summary.work:
                     out[name] = JaxCallable(synced=summary.waits or summary.waits_by_transfer)
@@ -1376,6 +1376,7 @@ class FlowAnalysis:
             self._eval(node.key, st)
             value = self._eval(node.value, st)
         else:
+            assert isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp))
             value = self._eval(node.elt, st)
         targets = set(st.env) - set(saved)
         for k in targets:

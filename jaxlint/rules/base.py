@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -26,7 +26,7 @@ class FileContext:
     """What rules get: the parsed module, the flow analysis and helpers to show code."""
 
     def __init__(self, module: cst.Module, flow: FlowAnalysis,
-                 line_of: dict[cst.CSTNode, tuple[int, int]]) -> None:
+                 line_of: Mapping[cst.CSTNode, tuple[int, int]]) -> None:
         self.module = module
         self.flow = flow
         self.line_of = line_of
