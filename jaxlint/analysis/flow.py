@@ -194,17 +194,14 @@ class FlowAnalysis:
         self._loc: StmtLoc = StmtLoc(module, False)
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
-        self._in_pass = 0
 
     # ------------------------------------------------------------------ driver
     def run(self) -> FlowAnalysis:
         # Pass 1 learns what module-level names hold, so that functions see globals bound
         # after their definition; pass 2 is the real run, with those globals.
-        self._in_pass = 1
         end = self._run_module()
         self.globals = dict(end.env)
         self._reset()
-        self._in_pass = 2
         self._run_module()
         done: set[cst.CSTNode] = set()
         i = 0
@@ -214,7 +211,7 @@ class FlowAnalysis:
             if fn.node in done:
                 continue
             done.add(fn.node)
-            self._call_function(fn, self._default_params(fn), count=False)
+            self._call_function(fn, self._default_params(fn))
         return self
 
     def _reset(self) -> None:
@@ -680,7 +677,7 @@ class FlowAnalysis:
         methods.sort(key=lambda f: f.node.name.value not in ("__init__", "setup", "__post_init__")
                      if isinstance(f.node, cst.FunctionDef) else True)
         for fn in methods:
-            self._call_function(fn, self._default_params(fn), count=False)
+            self._call_function(fn, self._default_params(fn))
         return st
 
     # ------------------------------------------------------------------ expressions
@@ -961,7 +958,7 @@ class FlowAnalysis:
             return self._statement_leaves_work(node, setup, st, namespace)
         if isinstance(value, Func):
             params = self._bind_params(value, fn_args, None)
-            summary = self._call_function(value, params, count=True)
+            summary = self._call_function(value, params)
             return summary.work and not (summary.waits or summary.waits_by_transfer)
         if isinstance(value, JaxCallable):
             return not value.synced
@@ -1053,7 +1050,7 @@ class FlowAnalysis:
         if isinstance(fn, Func):
             params = self._positional_params(fn.node)
             summary = self._call_function(
-                fn, {p: INPUT for p in params[: max(arity, 1)]}, count=True
+                fn, {p: INPUT for p in params[: max(arity, 1)]}
             )
             if summary.waits:
                 return "sync"
@@ -1082,7 +1079,7 @@ class FlowAnalysis:
     def _call_func(self, fn: Func, node: cst.Call, args: list[tuple[str | None, str, Value]],
                    self_value: Value, st: State) -> Value:
         params = self._bind_params(fn, args, self_value)
-        summary = self._call_function(fn, params, count=True)
+        summary = self._call_function(fn, params)
         values = [v for _, _, v in args]
         for origin in summary.jit_calls:
             self.frame.jit_calls.add(origin)
@@ -1150,7 +1147,7 @@ class FlowAnalysis:
             return None
         return value
 
-    def _call_function(self, fn: Func, params: dict[str, Value], count: bool) -> Summary:
+    def _call_function(self, fn: Func, params: dict[str, Value]) -> Summary:
         if isinstance(fn.node, cst.FunctionDef) and _is_generator(fn.node):
             return NOTHING
         # The memo key: the function and what each parameter holds (JAX values as one kind).
@@ -1209,7 +1206,7 @@ class FlowAnalysis:
                 self._frames = [Frame(func=None)]
                 params: dict[str, Value] = {
                     p: INPUT for p in self._positional_params(value.node)}
-                summary = self._call_function(value, params, count=False)
+                summary = self._call_function(value, params)
                 if summary.work:
                     out[name] = JaxCallable(synced=summary.waits or summary.waits_by_transfer)
                 elif summary.waits:
