@@ -364,8 +364,12 @@ class FlowAnalysis:
         return TimerRead(frozenset({node}))
 
     def _truth(self, value: Value, st: State) -> None:
-        """Python asks for ``bool(value)``: a host transfer when it is a JAX value."""
-        self._sync(value, st, transfer=True)
+        """Python asks for ``bool(value)`` (``if``, ``while``, ``assert``, ``and``): it waits.
+
+        It is a host copy, but one the algorithm needs (a convergence test, a check), not one
+        added to the timing, so it counts as a real wait: JAX104 does not report it.
+        """
+        self._sync(value, st)
 
     # ------------------------------------------------------------------ binding
     def _bind(self, target: cst.BaseExpression, value: Value, st: State,
