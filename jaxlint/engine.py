@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -61,6 +63,14 @@ def parse(source: Source) -> cst.Module:
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
+        # Python's own message and position read better than the parser's; use them if any.
+        try:
+            compile(source, "<source>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        except SyntaxError as py:
+            raise SourceError(f"cannot parse: {py.msg}", py.lineno or 1,
+                              max((py.offset or 1) - 1, 0)) from None
+        except (ValueError, UnicodeDecodeError):
+            pass
         raise SourceError(f"cannot parse: {exc.message}", exc.raw_line, exc.raw_column) from None
     except (UnicodeDecodeError, LookupError) as exc:
         raise SourceError(f"cannot decode: {exc}") from None

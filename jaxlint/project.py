@@ -57,7 +57,6 @@ class ProjectIndex(Mapping[str, Value]):
         self.roots = roots
         self.extras = extras
         self._modules = cache if cache is not None else {}
-        self._busy: set[str] = set()
         self._paths: dict[str, str | None] = {}
         self.used: set[str] = set()  # module files consulted (a cached result depends on them)
 
@@ -85,21 +84,18 @@ class ProjectIndex(Mapping[str, Value]):
         self.used.add(key)
         if key in self._modules:
             return self._modules[key]
-        if key in self._busy:
-            return {}  # an import cycle: what is known so far
-        self._busy.add(key)
         try:
             data = read(path)
             if b"\0" in data:
                 found: dict[str, Value] = {}
             else:
                 names = module_names(path)
-                found = exports_of(data, Settings(extras=self.extras, index=self,
+                # One level: an imported module is summarised on its own, without following
+                # its imports in turn (in a large package that would analyse all of it).
+                found = exports_of(data, Settings(extras=self.extras,
                                                   module_name=names[0] if names else None))
         except (OSError, SourceError, RecursionError):
             found = {}  # reported when the file itself is linted
-        finally:
-            self._busy.discard(key)
         self._modules[key] = found
         return found
 
