@@ -25,9 +25,10 @@ modified. Files without findings are run once to show they run, not fixed.
 
 EPILOG = """\
 verdicts: "fix changes measured time" when every fixed run measured more than every
-as-written run and the fixed median is at least 1.2x the as-written median; "too small to
-tell" otherwise; "too few repeats to tell" with --repeat 1. A script that fails or times out
-is reported as failed (saying which version) and the other scripts still run.
+as-written run (or every one less) and the medians are at least 1.2x apart; "too small to
+tell" otherwise; "too few repeats to tell" with --repeat 1. ratio = fixed / as written.
+A script that fails or times out is reported as failed (saying which version) and the other
+scripts still run.
 
 exit status: 0 when every script ran, 1 when any failed, 2 on usage errors or missing jax.
 """
@@ -63,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="JAX platform to run on, e.g. cpu, cuda, rocm, tpu (sets JAX_PLATFORMS; "
         "default: let JAX choose the best it finds)",
+    )
+    parser.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also apply fixes marked unsafe, as `jaxlint --fix --unsafe-fixes` would",
     )
     parser.add_argument(
         "--json", action="store_true", help="print a JSON list of results instead of a table"
@@ -104,6 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             repeat=args.repeat,
             timeout=args.timeout,
             backend=args.backend,
+            unsafe_fixes=args.unsafe_fixes,
             progress=progress,
         )
     except VerifyError as exc:

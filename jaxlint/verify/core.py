@@ -20,6 +20,7 @@ from jaxlint.verify.model import (
     NO_FINDINGS,
     NO_REGION,
     NOT_FIXED,
+    NOT_FIXED_UNSAFE,
     NOT_MEASURED,
     Device,
     RegionResult,
@@ -101,9 +102,15 @@ class _FileVerifier:
     """Verifies one script; an object so the run settings are not threaded through every call."""
 
     def __init__(
-        self, repeat: int, timeout: float, backend: str | None, progress: Progress
+        self,
+        repeat: int,
+        timeout: float,
+        backend: str | None,
+        unsafe_fixes: bool,
+        progress: Progress,
     ) -> None:
         self.repeat = repeat
+        self.unsafe_fixes = unsafe_fixes
         self.timeout = timeout
         self.backend = backend
         self.progress = progress
@@ -138,7 +145,7 @@ class _FileVerifier:
             return unmeasurable
 
         try:
-            fixed = fix_source(raw, display).source
+            fixed = fix_source(raw, display, unsafe_fixes=self.unsafe_fixes).source
         except Exception as exc:  # a fixer bug on one file must not stop the others
             self.progress.file_started(index, total, display, 0)
             verdict = f"could not fix: {type(exc).__name__}: {exc}"
@@ -227,15 +234,19 @@ class _FileVerifier:
                 result.verdict, result.failed = failure, True
                 result.error = failed_outcome.error if failed_outcome else None
             else:
-                result.verdict = _verdict(finding, result, fixed_path is not None)
+                result.verdict = _verdict(
+                    finding, result, fixed_path is not None, self.unsafe_fixes
+                )
             results.append(result)
         self.progress.file_done(display, "failed" if failure else "done")
         return results
 
 
-def _verdict(finding: Finding, result: RegionResult, was_fixed: bool) -> str:
+def _verdict(finding: Finding, result: RegionResult, was_fixed: bool, unsafe_fixes: bool) -> str:
     if not result.as_written_runs:
         return NOT_MEASURED
+    if finding.fixable and getattr(finding, "unsafe", False) and not unsafe_fixes:
+        return NOT_FIXED_UNSAFE
     if not finding.fixable or not was_fixed:
         return NOT_FIXED
     if result.fixed_region is None:
@@ -259,9 +270,11 @@ def verify_paths(
     timeout: float = DEFAULT_TIMEOUT,
     backend: str | None = None,
     progress: Progress | None = None,
+    unsafe_fixes: bool = False,
 ) -> list[RegionResult]:
     """Run every script under ``paths`` as written and as fixed; one result per timed region.
 
+    "Fixed" is what ``jaxlint --fix`` writes (plus unsafe fixes when ``unsafe_fixes``).
     This executes the scripts: call it only on code you mean to run.
     """
     if repeat < 1:
@@ -269,7 +282,7 @@ def verify_paths(
     ensure_jax()
     files = discover(paths)
     progress = progress or Progress()
-    verifier = _FileVerifier(repeat, timeout, backend, progress)
+    verifier = _FileVerifier(repeat, timeout, backend, unsafe_fixes, progress)
     results: list[RegionResult] = []
     try:
         for index, path in enumerate(files, start=1):

@@ -8,7 +8,10 @@ then the attribute is already the wrapper.
 
 Only reads made by code in the script file itself are kept (and optionally only on the lines
 verify cares about): JAX and other libraries read the clock too, and those reads are not what
-the script measured.
+the script measured.  The one exception is ``timeit``: ``timeit.timeit(f, number=n)`` on line
+18 reads the clock inside timeit's own code, so reads from timeit's frames are attributed to
+the script line that called into timeit.  Each such call reads the clock twice (before and
+after its loop), which pairs up as a region whose start and stop are that one line.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import sys
 import time
 import timeit
 from collections.abc import Callable, Collection
-from types import ModuleType
+from types import FrameType
 from typing import Any
 
 # (attribute name, divisor that turns the value into seconds).  The _ns forms return integer
@@ -35,6 +38,10 @@ TIMERS: tuple[tuple[str, float], ...] = (
 )
 
 
+# Code objects of timeit's module and of the `inner` function it compiles from a template.
+_TIMEIT_FILES = frozenset({timeit.Timer.timeit.__code__.co_filename, "<timeit-src>"})
+
+
 class TimerRecorder:
     """Wraps the timer functions; collects ``(line, raw value, divisor)`` per read in one file."""
 
@@ -43,19 +50,24 @@ class TimerRecorder:
         # A frozenset makes the per-read membership test cheap; None keeps every line.
         self.lines: frozenset[int] | None = frozenset(lines) if lines is not None else None
         self.reads: list[tuple[int, int | float, float]] = []
-        self._saved: list[tuple[ModuleType, str, Any]] = []
+        self._saved: list[tuple[object, str, Any]] = []
 
     def _wrap(self, original: Callable[[], Any], scale: float) -> Callable[[], Any]:
         filename = self.filename
         lines = self.lines
         append = self.reads.append
         getframe = sys._getframe
+        timeit_files = _TIMEIT_FILES
 
         def timer() -> Any:
             # Read the clock first so the bookkeeping below is not inside the measurement.
             value = original()
-            frame = getframe(1)
-            if frame.f_code.co_filename == filename:
+            frame: FrameType | None = getframe(1)
+            # Step out of timeit's machinery (never out of anything else: JAX reads the clock
+            # while compiling, and those reads must not land on the script line that called it).
+            while frame is not None and frame.f_code.co_filename in timeit_files:
+                frame = frame.f_back
+            if frame is not None and frame.f_code.co_filename == filename:
                 lineno = frame.f_lineno
                 if lines is None or lineno in lines:
                     append((lineno, value, scale))
@@ -77,9 +89,16 @@ class TimerRecorder:
             self._saved.append((time, name, original))
             setattr(time, name, wrapped[name])
         # timeit.default_timer is perf_counter, bound when timeit was imported (possibly before
-        # us), so it needs its own patch.
-        self._saved.append((timeit, "default_timer", timeit.default_timer))
-        timeit.default_timer = wrapped.get("perf_counter", timeit.default_timer)
+        # us), so it needs its own patch; so do the defaults `timer=default_timer` that timeit's
+        # functions captured when they were defined.
+        original_pc = timeit.default_timer
+        wrapped_pc = wrapped.get("perf_counter", original_pc)
+        self._saved.append((timeit, "default_timer", original_pc))
+        timeit.default_timer = wrapped_pc
+        for function in (timeit.Timer.__init__, timeit.timeit, timeit.repeat):
+            defaults = function.__defaults__ or ()
+            self._saved.append((function, "__defaults__", defaults))
+            function.__defaults__ = tuple(wrapped_pc if d is original_pc else d for d in defaults)
 
     def uninstall(self) -> None:
         for module, name, original in reversed(self._saved):

@@ -9,6 +9,7 @@ from jaxlint.verify.stats import Spread, ratio
 
 NO_FINDINGS = "no findings: left alone"
 NOT_FIXED = "not fixed by --fix"
+NOT_FIXED_UNSAFE = "not fixed: unsafe fix (add --unsafe-fixes)"
 NOT_MEASURED = "not measured: the region's timer lines never ran"
 NO_REGION = "no region reported: not measured"
 

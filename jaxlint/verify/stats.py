@@ -8,14 +8,20 @@ region is the median over its occurrences, so one slow first iteration does not 
 
 Noise rule (the verdict): with N runs of each version we have N per-run medians per version.
 The fix "changes measured time" only when BOTH
-  1. every fixed run measured more than every as-written run (fixed min > as-written max), and
-  2. the fixed median is at least ``MIN_RATIO`` (1.2x) the as-written median.
+  1. the two versions' ranges do not overlap: every fixed run measured more than every
+     as-written run (fixed min > as-written max), or every one measured less, and
+  2. the medians differ by at least ``MIN_RATIO`` (1.2x) in that same direction.
 (1) is a rank test: if both versions measured the same thing, all N fixed runs landing above
-all N as-written runs has probability 1 / C(2N, N) (1/252 for N=5, 1/20 for N=3), so the run
-to run spread decides, not one sample.  (2) stops a small but consistent shift, such as the
-cost of one extra ``block_until_ready`` call on a region that was already synchronised, from
-being reported as the dispatch-only mistake.  With fewer than ``MIN_REPEATS`` runs there is no
-spread to compare against, so no verdict is given.
+all N as-written runs has probability 1 / C(2N, N) (1/252 for N=5, 1/20 for N=3; twice that
+for either direction), so the run-to-run spread decides, not one sample.  (2) stops a small
+but consistent shift, such as the cost of one extra ``block_until_ready`` call on a region
+that was already synchronised, from being reported as a real difference.  With fewer than
+``MIN_REPEATS`` runs there is no spread to compare against, so no verdict is given.
+
+Both directions count because the rules' fixes move time both ways: JAX101's fix makes the
+timer wait for the work (fixed measures more), while a fix that takes a host copy or the first
+call's compilation out of the region (JAX104, JAX105) makes it measure less.  The ratio column
+(fixed / as written) shows which.
 """
 
 from __future__ import annotations
@@ -109,6 +115,6 @@ def judge(as_written: Sequence[float], fixed: Sequence[float]) -> str:
         return TOO_FEW
     aw_median = statistics.median(as_written)
     fx_median = statistics.median(fixed)
-    separated = min(fixed) > max(as_written)
-    big_enough = fx_median >= MIN_RATIO * aw_median
-    return CHANGED if separated and big_enough else TOO_SMALL
+    more = min(fixed) > max(as_written) and fx_median >= MIN_RATIO * aw_median
+    less = max(fixed) < min(as_written) and aw_median >= MIN_RATIO * fx_median
+    return CHANGED if more or less else TOO_SMALL

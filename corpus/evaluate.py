@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""Score jaxlint against the hand-labelled real-world corpus.
+
+Runs fetch.py (download, verify and extract the pinned sdists), then
+``python -m jaxlint --format json --exit-zero FILE`` on every labelled file (with the
+extracted sdist as the working directory, so finding paths match label paths), and matches
+findings to labels:
+
+* a label is **hit** when jaxlint reports a finding of any JAX code at the label's ``line``
+  (the stop timer read; for timeit / pytest-benchmark sites, the call line);
+* as a secondary, looser figure, a label is **hit in region** when a finding lies anywhere
+  from the label's ``start_line`` to its ``line`` (JAX105 findings are reported at the
+  compiling call, not at the stop read).
+
+It prints, and writes to RESULTS.md: recall on mistakes and the share of correct sites
+flagged, per project and overall, the misses, the false alarms, and the findings at lines
+that carry no label. Exit status 0 whatever the figures; 1 if the sources cannot be fetched.
+
+Every run saves the raw findings to .cache/last_run.json; ``--rescore`` scores those against
+the current labels without running jaxlint again (for relabelling).
+
+Usage:
+    python corpus/evaluate.py [--sdist-dir DIR] [--jobs N] [--timeout S] [--rescore] [--no-write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import fetch  # noqa: E402
+
+LABELS = HERE / "labels.json"
+RESULTS = HERE / "RESULTS.md"
+
+
+def load_labels() -> list[dict]:
+    with LABELS.open(encoding="utf-8") as f:
+        return json.load(f)
+
+
+def jaxlint_version() -> str:
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "--version"],
+                          capture_output=True, text=True)
+    return (proc.stdout or proc.stderr).strip() or "unknown"
+
+
+def run_jaxlint(root: Path, path: str, timeout: float) -> tuple[list[dict], str | None, float]:
+    """Findings for one file (paths relative to root), an error text if any, and seconds."""
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "jaxlint", "--format", "json", "--exit-zero", "-q", path],
+            cwd=root, capture_output=True, text=True, timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return [], f"timed out after {timeout:.0f} s", time.monotonic() - t0
+    elapsed = time.monotonic() - t0
+    try:
+        findings = json.loads(proc.stdout) if proc.stdout.strip() else []
+    except json.JSONDecodeError:
+        return [], f"unparseable output (rc={proc.returncode}): {proc.stdout[:200]!r}", elapsed
+    err = None
+    if proc.returncode != 0:
+        err = f"rc={proc.returncode}: {proc.stderr.strip()[:300]}"
+    for f in findings:
+        f["path"] = Path(f["path"]).as_posix()
+    return findings, err, elapsed
+
+
+def pct(n: int, d: int) -> str:
+    return f"{n}/{d} ({100.0 * n / d:.0f}%)" if d else "0/0 (-)"
+
+
+LAST_RUN = fetch.CACHE / "last_run.json"
+
+
+def lint_all(labels, roots, jobs, timeout):
+    """{(project, version, path): (findings, error, seconds)} for every labelled file."""
+    files = sorted({(lab["project"], lab["version"], lab["path"]) for lab in labels})
+
+    def work(key):
+        project, version, path = key
+        res = run_jaxlint(roots[(project, version)], path, timeout)
+        print(f"evaluate: {project}-{version}/{path}: {len(res[0])} findings, {res[2]:.0f} s"
+              + (f" ({res[1]})" if res[1] else ""), file=sys.stderr, flush=True)
+        return key, res
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return dict(pool.map(work, files))
+
+
+def save_run(results, version):
+    LAST_RUN.parent.mkdir(parents=True, exist_ok=True)
+    data = {"jaxlint": version,
+            "files": [{"project": k[0], "version": k[1], "path": k[2], "findings": f,
+                       "error": e, "seconds": t} for k, (f, e, t) in results.items()]}
+    LAST_RUN.write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def load_run():
+    data = json.loads(LAST_RUN.read_text(encoding="utf-8"))
+    results = {(d["project"], d["version"], d["path"]): (d["findings"], d["error"], d["seconds"])
+               for d in data["files"]}
+    return results, data["jaxlint"]
+
+
+def evaluate(labels, results):
+    by_file = defaultdict(list)
+    for lab in labels:
+        by_file[(lab["project"], lab["version"], lab["path"])].append(lab)
+
+    rows = []          # one per label, with hit flags and the findings matched
+    unlabelled = []    # findings at lines that carry no label
+    errors = []
+    for key, labs in by_file.items():
+        if key not in results:
+            errors.append((key, "not linted in the cached run (use a fresh run)"))
+            continue
+        findings, err, _ = results[key]
+        if err:
+            errors.append((key, err))
+            continue
+        label_lines = {lab["line"] for lab in labs}
+        for lab in labs:
+            at_line = [f for f in findings if f["line"] == lab["line"]]
+            lo, hi = sorted((lab.get("start_line", lab["line"]), lab["line"]))
+            in_region = [f for f in findings if lo <= f["line"] <= hi]
+            rows.append(dict(label=lab, at_line=at_line, in_region=in_region))
+        for f in findings:
+            if f["line"] not in label_lines:
+                regions = [lab for lab in labs
+                           if min(lab.get("start_line", lab["line"]), lab["line"]) <= f["line"]
+                           <= max(lab.get("start_line", lab["line"]), lab["line"])]
+                unlabelled.append(dict(project=key[0], version=key[1], finding=f,
+                                       inside=[r["line"] for r in regions]))
+    rows.sort(key=lambda r: (r["label"]["project"], r["label"]["path"], r["label"]["line"]))
+    unlabelled.sort(key=lambda u: (u["project"], u["finding"]["path"], u["finding"]["line"]))
+    return rows, unlabelled, errors
+
+
+def summarise(rows):
+    stats = defaultdict(lambda: dict(m=0, m_hit=0, m_region=0, m_code=0,
+                                     c=0, c_hit=0, c_region=0))
+    for r in rows:
+        lab = r["label"]
+        for key in (f"{lab['project']} {lab['version']}", "ALL"):
+            s = stats[key]
+            if lab["label"] == "mistake":
+                s["m"] += 1
+                s["m_hit"] += bool(r["at_line"])
+                s["m_region"] += bool(r["in_region"])
+                s["m_code"] += any(f["code"] == lab["code"] for f in r["in_region"])
+            else:
+                s["c"] += 1
+                s["c_hit"] += bool(r["at_line"])
+                s["c_region"] += bool(r["in_region"])
+    return stats
+
+
+def fmt_finding(f):
+    return f"{f['code']}@{f['line']}"
+
+
+def report(all_labels, rows, unlabelled, errors, timings, stats, version, command, date,
+           jobs, timeout) -> str:
+    out = []
+    w = out.append
+    w("# jaxlint on the labelled real-world corpus\n")
+    w(f"- date: {date}")
+    w(f"- jaxlint: {version}")
+    w(f"- command: `{command}`")
+    n_m = stats["ALL"]["m"]
+    n_c = stats["ALL"]["c"]
+    n_unscored = sum(1 for lab in all_labels
+                     if (lab["project"], lab["version"], lab["path"]) in {e[0] for e in errors})
+    w(f"- sites: {len(all_labels)} labelled timed regions "
+      f"({sum(lab['label'] == 'mistake' for lab in all_labels)} mistakes, "
+      f"{sum(lab['label'] == 'correct' for lab in all_labels)} correct) in "
+      f"{len({(lab['project'], lab['path']) for lab in all_labels})} files of "
+      f"{len({lab['project'] for lab in all_labels})} projects; scored: {n_m + n_c} "
+      f"({n_m} mistakes, {n_c} correct); {n_unscored} in files jaxlint could not check\n")
+    w("Hit = a finding of any JAX code at the labelled stop line. In region = a finding "
+      "anywhere from the region's start read to its stop read (looser; JAX105 reports at the "
+      "compiling call). Code = a finding in the region has the labelled code.\n")
+    w("| project | mistakes found (hit) | found (in region) | right code | correct sites flagged (hit) | flagged (in region) |")
+    w("| --- | --- | --- | --- | --- | --- |")
+    keys = sorted(k for k in stats if k != "ALL") + ["ALL"]
+    for k in keys:
+        s = stats[k]
+        name = "**overall**" if k == "ALL" else k
+        w(f"| {name} | {pct(s['m_hit'], s['m'])} | {pct(s['m_region'], s['m'])} | "
+          f"{pct(s['m_code'], s['m'])} | {pct(s['c_hit'], s['c'])} | {pct(s['c_region'], s['c'])} |")
+    w("")
+
+    def site(lab):
+        return f"{lab['project']}-{lab['version']}/{lab['path']}:{lab['line']}"
+
+    misses = [r for r in rows if r["label"]["label"] == "mistake" and not r["at_line"]]
+    w(f"## Misses ({len(misses)} mistakes with no finding at the stop line)\n")
+    for r in misses:
+        lab = r["label"]
+        near = ", ".join(fmt_finding(f) for f in r["in_region"]) or "none"
+        w(f"- `{site(lab)}` [{lab['code']}] (in region: {near}) — {lab['why']}")
+    w("")
+    alarms = [r for r in rows if r["label"]["label"] == "correct" and r["at_line"]]
+    w(f"## False alarms ({len(alarms)} correct sites flagged at the stop line)\n")
+    for r in alarms:
+        lab = r["label"]
+        found = "; ".join(f"{f['code']}: {f['message']}" for f in r["at_line"])
+        w(f"- `{site(lab)}` — flagged {found}\n  - label: {lab['why']}")
+    w("")
+    region_alarms = [r for r in rows if r["label"]["label"] == "correct"
+                     and not r["at_line"] and r["in_region"]]
+    if region_alarms:
+        w(f"## Correct sites with a finding inside the region only ({len(region_alarms)})\n")
+        for r in region_alarms:
+            lab = r["label"]
+            found = "; ".join(f"{f['code']}@{f['line']}: {f['message']}" for f in r["in_region"])
+            w(f"- `{site(lab)}` — {found}")
+        w("")
+    wrong_code = [r for r in rows if r["label"]["label"] == "mistake" and r["at_line"]
+                  and not any(f["code"] == r["label"]["code"] for f in r["in_region"])]
+    if wrong_code:
+        w(f"## Mistakes found with a different code ({len(wrong_code)})\n")
+        for r in wrong_code:
+            lab = r["label"]
+            w(f"- `{site(lab)}` labelled {lab['code']}, found "
+              f"{', '.join(fmt_finding(f) for f in r['at_line'])}")
+        w("")
+    w(f"## Findings at unlabelled lines ({len(unlabelled)})\n")
+    for u in unlabelled:
+        f = u["finding"]
+        inside = (f" (inside labelled region ending at line {', '.join(map(str, u['inside']))})"
+                  if u["inside"] else "")
+        w(f"- `{u['project']}-{u['version']}/{f['path']}:{f['line']}` {f['code']}{inside}: {f['message']}")
+    w("")
+    if errors:
+        w(f"## Files jaxlint could not check ({len(errors)})\n")
+        w("Their labels are left out of the figures above.\n")
+        for (project, version, path), err in errors:
+            w(f"- `{project}-{version}/{path}`: {err}")
+        w("")
+    slow = sorted(timings.items(), key=lambda kv: -kv[1])[:5]
+    w("## Slowest files\n")
+    w(f"jaxlint wall time summed over {len(timings)} files: {sum(timings.values()):.0f} s "
+      + (f"({jobs} at a time; {timeout:.0f} s allowed per file).\n" if jobs
+         else "(timings of the saved run).\n"))
+    for (project, version, path), sec in slow:
+        w(f"- `{project}-{version}/{path}`: {sec:.0f} s")
+    w("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sdist-dir", type=Path, default=None,
+                        help="passed to fetch.py: take archives from this folder first")
+    parser.add_argument("--jobs", type=int, default=max(1, os.cpu_count() or 1),
+                        help="jaxlint processes to run at once")
+    parser.add_argument("--timeout", type=float, default=300.0,
+                        help="seconds allowed per file before jaxlint is stopped")
+    parser.add_argument("--rescore", action="store_true",
+                        help="score the findings saved by the last run (.cache/last_run.json) "
+                             "against the current labels, without running jaxlint")
+    parser.add_argument("--no-write", action="store_true", help="do not write RESULTS.md")
+    args = parser.parse_args(argv)
+
+    try:
+        roots = fetch.fetch_all(args.sdist_dir)
+    except fetch.FetchError as e:
+        print(f"evaluate: cannot fetch the corpus sources: {e}", file=sys.stderr)
+        return 1
+    labels = load_labels()
+    if args.rescore:
+        if not LAST_RUN.is_file():
+            print("evaluate: no saved run to rescore; run without --rescore first",
+                  file=sys.stderr)
+            return 1
+        results, version = load_run()
+        jobs = timeout = None
+    else:
+        version = jaxlint_version()
+        results = lint_all(labels, roots, args.jobs, args.timeout)
+        save_run(results, version)
+        jobs, timeout = args.jobs, args.timeout
+    timings = {key: res[2] for key, res in results.items()}
+    rows, unlabelled, errors = evaluate(labels, results)
+    stats = summarise(rows)
+    command = "python corpus/evaluate.py" + (" " + " ".join(argv) if argv else "")
+    date = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    text = report(labels, rows, unlabelled, errors, timings, stats, version, command, date,
+                  jobs, timeout)
+    print(text)
+    if not args.no_write:
+        RESULTS.write_text(text + "\n", encoding="utf-8")
+        print(f"\nwrote {RESULTS.relative_to(HERE.parent)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
