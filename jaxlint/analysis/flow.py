@@ -188,6 +188,7 @@ class FlowAnalysis:
         self.harnesses: dict[cst.Call, HarnessUse] = {}
         # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
         self._last_elements: list[Value] | None = None
+        self._timing_harness = 0  # > 0 while interpreting what a harness times
         self._memo: dict[tuple[object, ...], Summary] = {}
         self._active: set[tuple[object, ...]] = set()
         self._frames: list[Frame] = []
@@ -260,7 +261,13 @@ class FlowAnalysis:
         return names.classify(q, self.extras)
 
     def _external(self, q: str) -> Value:
-        """What an imported name is: known from the project index, or a plain reference."""
+        """An imported name, by qualified name. The project index is consulted only at calls
+        made where timing is going on (see ``_from_index``): reading the modules every name
+        of a file comes from would cost far more than the file itself."""
+        return Ref(q)
+
+    def _from_index(self, q: str) -> Value:
+        """What the project index knows of ``q`` (None if nothing)."""
         if self.index:
             key = q
             if q.startswith(".") and self.module_name:
@@ -269,7 +276,7 @@ class FlowAnalysis:
                 key = ".".join([*package, q.lstrip(".")])
             if key in self.index:
                 return self.index[key]
-        return Ref(q)
+        return None
 
     def is_external(self, name: str) -> bool:
         """Whether ``name`` at module level is an import or a builtin."""
@@ -796,6 +803,10 @@ class FlowAnalysis:
 
     def _call_ref(self, q: str, node: cst.Call, st: State) -> Value:
         kind = self._classify(q)
+        if kind is CallKind.UNKNOWN and (st.reads or self._timing_harness):
+            known = self._from_index(q)
+            if known is not None:
+                return self._call_value(known, node, st)
         if kind is CallKind.TIMER:
             self._args(node, st)
             return self._timer_read(node, st)
@@ -962,11 +973,18 @@ class FlowAnalysis:
             return self._statement_leaves_work(node, setup, st, namespace)
         if isinstance(value, Func):
             params = self._bind_params(value, fn_args, None)
-            summary = self._call_function(value, params)
+            self._timing_harness += 1
+            try:
+                summary = self._call_function(value, params)
+            finally:
+                self._timing_harness -= 1
             return summary.work and not (summary.waits or summary.waits_by_transfer)
         if isinstance(value, JaxCallable):
             return not value.synced
         if isinstance(value, Ref):
+            known = self._from_index(value.name)
+            if known is not None:
+                return self._leaves_work(node, known, setup, fn_args, st, namespace)
             return self._classify(value.name) is CallKind.WORK
         return False
 
@@ -994,7 +1012,11 @@ class FlowAnalysis:
             except Exception:  # not Python: timeit would fail too; nothing to judge
                 return False
             saved = self._loc
-            scratch = self._exec_block(parsed.body, scratch)
+            self._timing_harness += 1
+            try:
+                scratch = self._exec_block(parsed.body, scratch)
+            finally:
+                self._timing_harness -= 1
             self._loc = saved
         return bool(scratch.pending)
 
