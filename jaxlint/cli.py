@@ -63,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=output.FORMATS, default="text",
                    help="output format (default: text); 'full' shows source context, "
                    "'sarif' and 'github' are for CI")
+    p.add_argument("--statistics", action="store_true",
+                   help="print the number of findings per rule instead of the findings")
     p.add_argument("--show-fixes", action="store_true",
                    help="with --format full: show each file's fix as a diff")
     p.add_argument("--exit-zero", action="store_true",
@@ -201,6 +203,23 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         _error(run, path, f"cannot write: {exc.strerror or exc}")
 
 
+def _statistics(findings: list[Finding]) -> str:
+    """One line per rule, most frequent first: count, code, [*] if fixable, rule name."""
+    from jaxlint.rules import RULES
+
+    counts: dict[str, list[Finding]] = {}
+    for f in findings:
+        counts.setdefault(f.code, []).append(f)
+    rows = sorted(counts.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    out = []
+    for code, items in rows:
+        mark = "[*]" if all(f.fixable and not f.unsafe for f in items) else "[-]" if any(
+            f.fixable for f in items) else "   "
+        name = RULES[code].__name__ if code in RULES else ""
+        out.append(f"{len(items):>5}\t{code}\t{mark} {name}\n")
+    return "".join(out)
+
+
 def _text(data: bytes) -> str:
     """Source text decoded as Python (and libcst) decode it: PEP 263 cookie, BOM, UTF-8."""
     try:
@@ -215,6 +234,8 @@ def _print(run: Run, args: argparse.Namespace) -> None:
     findings = sorted(run.findings, key=Finding.sort_key)
     if args.diff:
         out.write("".join(run.diffs))
+    elif args.statistics:
+        out.write(_statistics(findings))
     else:
         out.write(output.render(findings, args.format, sources=run.texts.get,
                                 fixed=run.fixed_texts, unsafe_fixes=args.unsafe_fixes))

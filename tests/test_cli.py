@@ -196,3 +196,13 @@ def test_rule_documentation() -> None:
     for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead",
                     "## Fix safety"):
         assert section in result.stdout
+
+
+def test_statistics_counts_per_rule() -> None:
+    result = jaxlint("--statistics", "fixtures/JAX101", "fixtures/JAX104")
+    assert result.returncode == 1
+    rows = [line.split("\t") for line in result.stdout.splitlines()]
+    codes = {code: int(n) for n, code, _ in rows}
+    listed = jaxlint("fixtures/JAX101", "fixtures/JAX104").stdout.splitlines()
+    assert codes == {c: sum(f" {c} " in line for line in listed) for c in codes}
+    assert set(codes) == {"JAX101", "JAX104"}
