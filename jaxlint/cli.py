@@ -145,10 +145,10 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         except OSError as exc:
             _error(run, path, f"cannot read: {exc.strerror or exc}")
             return
-    if not might_matter(data, config.extras):
-        return
-    if b"\0" in data:
+    if b"\0" in data:  # reported whatever the file says: no Python source holds NUL
         _error(run, path, "binary file (contains NUL bytes), skipped")
+        return
+    if not might_matter(data, config.extras, project=not args.no_index):
         return
     from jaxlint.engine import fix_source, lint_source
 
@@ -326,7 +326,8 @@ def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: 
             results[i] = Run()
             _error(results[i], path, f"cannot read: {exc.strerror or exc}")
             continue
-        if not might_matter(data, config.extras):
+        if b"\0" not in data and not might_matter(data, config.extras,
+                                                  project=not args.no_index):
             continue
         key = None
         if cache is not None:

@@ -6,6 +6,7 @@ finding without importing libcst at all.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,13 +28,48 @@ class Settings:
     prefilter: bool = True  # off only to prove the prefilter never hides a finding
 
 
-def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS) -> bool:
-    """Whether ``source`` can hold a finding: it must name jax, and a clock module (time,
-    timeit), a pytest-benchmark fixture or one of the project's own timers. Never false for
-    a file with a finding (a test checks this on every fixture), and about a thousand times
-    cheaper than parsing."""
-    if isinstance(source, str):
-        return "jax" in source and any(
-            n in source for n in ("time", "benchmark", *extras.needles()))
-    return b"jax" in source and any(
-        n in source for n in (b"time", b"benchmark", *(x.encode() for x in extras.needles())))
+def _compile() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    # Whitespace as it can appear in a .py file or inside a notebook's JSON strings
+    # (``\t``, ``\n`` escapes), including line continuations.
+    ws = rb"(?:[ \t\r\n\\]|\\[tnr])"
+    imports = re.compile(
+        rb"(?:from|import)" + ws + rb"+(?:[\w.]+(?:" + ws + rb"+as" + ws + rb"+\w+)?"
+        + ws + rb"*," + ws + rb"*)*(?:time|timeit)\b")
+    time_function = re.compile(rb"\." + ws + rb"*time\b|from" + ws + rb"+time" + ws + rb"+import")
+    return imports, time_function
+
+
+_IMPORTS_CLOCK, _TIME_FUNCTION = _compile()
+# The pytest-benchmark fixture: a parameter named ``benchmark`` (not ``run_benchmark``).
+_BENCHMARK = re.compile(rb"\bbenchmark\b")
+# Names a timer read must spell out, whatever the import style (``time.time`` and
+# ``from time import time`` are matched by _TIME_FUNCTION).
+_CLOCK_NAMES = (b"perf_counter", b"monotonic", b"process_time", b"time_ns", b"default_timer",
+                b"timeit")
+# A file doing JAX work names jax or a library built on it (or the project's own names).
+_JAX_NAMES = (b"jax", b"flax", b"optax", b"equinox", b"haiku", b"chex", b"diffrax")
+
+
+def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool = False) -> bool:
+    """Whether ``source`` can hold a finding, judged from its bytes alone.
+
+    A finding needs a timed region or a harness: a read of a clock from ``time`` or
+    ``timeit`` (so the file imports one and spells a clock function's name), ``timeit``, a
+    pytest-benchmark fixture, a ``%time``/``%timeit`` magic, or one of the project's own
+    timers. It also needs JAX work: the file names jax or a JAX library, one of the project's
+    own work or sync names, or (``project``: with the project index on) any name it imports
+    from the project. Never false for a file with a finding (a test checks this on every
+    fixture and on the holdout scripts), and about a thousand times cheaper than parsing.
+    """
+    data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+    own = [n.rsplit(".", 1)[-1].encode() for n in (*extras.work, *extras.syncs)]
+    if not project and not any(n in data for n in (*_JAX_NAMES, *own)):
+        return False
+    # A notebook's %time/%timeit magics and pytest-benchmark's fixture need no import.
+    if b"%time" in data or (b"benchmark" in data and _BENCHMARK.search(data) is not None):
+        return True
+    if any(n.rsplit(".", 1)[-1].encode() in data for n in extras.timers):
+        return True
+    if b"time" not in data or _IMPORTS_CLOCK.search(data) is None:
+        return False
+    return any(n in data for n in _CLOCK_NAMES) or _TIME_FUNCTION.search(data) is not None

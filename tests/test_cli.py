@@ -159,15 +159,15 @@ def test_folders_skip_environments_and_caches(tmp_path: Path) -> None:
 
 
 def test_bad_input_reports_one_line_and_goes_on(tmp_path: Path) -> None:
-    write(tmp_path, "a_broken.py", "import jax, time\ndef f(:\n")
-    (tmp_path / "b_binary.py").write_bytes(b"jax time \0\x01\x02")
+    write(tmp_path, "a_broken.py", "import jax, time\nt0 = time.time()\ndef f(:\n")
+    (tmp_path / "b_binary.py").write_bytes(b"\0\x01\x02")
     write(tmp_path, "c_bench.py", MISTAKE)
     result = jaxlint(".", "missing.py", cwd=tmp_path)
     assert result.returncode == 2
     errors = [line for line in result.stderr.splitlines() if ": error: " in line]
     assert len(errors) == 3
     assert any(e.startswith("missing.py: error: no such file") for e in errors)
-    assert any(e.startswith("a_broken.py:2:") for e in errors)
+    assert any(e.startswith("a_broken.py:3:") for e in errors)
     assert "c_bench.py:8:7: JAX101" in result.stdout
 
 

@@ -133,6 +133,6 @@ def test_stdin_lint_and_fix(tmp_path: Path) -> None:
     assert fixed.returncode == 0
     assert "jax.block_until_ready(y)\nprint(time.perf_counter() - t0)\n" in fixed.stdout
     assert fixed.stdout.startswith("import time\n")
-    broken = jaxlint("--fix", "--stdin-filename", "b.py", cwd=tmp_path,
-                     input="import jax, time\ndef f(:\n")
-    assert broken.returncode == 2 and broken.stdout == "import jax, time\ndef f(:\n"
+    bad = "import jax, time\nt0 = time.time()\ndef f(:\n"
+    broken = jaxlint("--fix", "--stdin-filename", "b.py", cwd=tmp_path, input=bad)
+    assert broken.returncode == 2 and broken.stdout == bad

@@ -23,6 +23,13 @@ REJECTED = {
                  "print(time.time() - t0)\n",
     "aliased.py": "import time as clock\nimport numpy as np\nt0 = clock.perf_counter()\n"
                   "y = np.dot(np.ones(3), np.ones(3))\nprint(clock.perf_counter() - t0)\n",
+    # imports time, but reads no clock
+    "sleeps.py": "import time\nimport jax.numpy as jnp\ny = jnp.ones(3) * 2\ntime.sleep(1)\n"
+                 "print(y)  # the time it took\n",
+    # says benchmark, but has no pytest-benchmark fixture (a parameter named benchmark)
+    "google_benchmark.py": "import google_benchmark\nimport jax.numpy as jnp\n\n"
+                           "@google_benchmark.register\ndef run_benchmark(state):\n"
+                           "    while state:\n        jnp.ones(3).block_until_ready()\n",
 }
 
 
@@ -39,6 +46,20 @@ def test_prefilter_never_hides_a_finding() -> None:
     assert len(rejected) >= 3
     for name, data in rejected:
         assert lint_source(data, name, settings=Settings(prefilter=False)) == [], name
+
+
+def test_timing_a_project_helper_passes_the_prefilter_without_naming_jax(
+        tmp_path: Path) -> None:
+    """With the project index on, the JAX work may all be in another module of the project:
+    a file that never names jax must still be analysed."""
+    (tmp_path / "model.py").write_text(
+        "import jax.numpy as jnp\n\ndef step(x):\n    return jnp.dot(x, x)\n")
+    (tmp_path / "bench.py").write_text(
+        "import time\nfrom model import step\n\nt0 = time.perf_counter()\ny = step(3)\n"
+        "print(time.perf_counter() - t0)\n")
+    result = jaxlint("bench.py", cwd=tmp_path)
+    assert result.stdout.startswith("bench.py:6:7: JAX101 "), result.stdout
+    assert jaxlint("--no-index", "bench.py", cwd=tmp_path).stdout == ""
 
 
 def test_cache_gives_the_same_findings_and_notices_changes(tmp_path: Path) -> None:
