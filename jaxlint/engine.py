@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import ast
-
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from jaxlint.analysis.flow import FlowAnalysis
 from jaxlint.analysis.plans import FixPlan
 from jaxlint.analysis.values import Value
 from jaxlint.errors import SourceError
 from jaxlint.finding import Finding
-from jaxlint.fixer import apply_plans
 from jaxlint.noqa import NoqaIndex, file_is_skipped
 from jaxlint.rules import RULES, FileContext
 from jaxlint.settings import Settings, might_matter
@@ -45,18 +44,39 @@ def enabled(code: str, select: Collection[str] | None, ignore: Collection[str] |
 
 
 class _Positions(Mapping[cst.CSTNode, tuple[int, int]]):
-    def __init__(self, ranges: Mapping[cst.CSTNode, CodeRange]) -> None:
-        self._ranges = ranges
+    """Line and column of each node, computed on first use: most files that reach the
+    analysis have no timed region to report, and positions cost as much as a fifth of the
+    analysis (benchmarks/RESULTS.md)."""
+
+    def __init__(self, module: cst.Module) -> None:
+        self._module = module
+        self._ranges: Mapping[cst.CSTNode, CodeRange] | None = None
+
+    @property
+    def ranges(self) -> Mapping[cst.CSTNode, CodeRange]:
+        ranges = self._ranges
+        if ranges is None:
+            provider = PositionProvider()
+            try:
+                # What MetadataWrapper.resolve does, less the empty visit of the whole tree
+                # it makes for batchable providers (40% of the time, none are asked for).
+                provider._gen_impl(self._module)
+                ranges = cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
+            except AttributeError:  # a libcst without these internals: the public way
+                wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
+                ranges = wrapper.resolve(PositionProvider)
+            self._ranges = ranges
+        return ranges
 
     def __getitem__(self, node: cst.CSTNode) -> tuple[int, int]:
-        start = self._ranges[node].start
+        start = self.ranges[node].start
         return start.line, start.column
 
     def __iter__(self) -> Iterator[cst.CSTNode]:
-        return iter(self._ranges)
+        return iter(self.ranges)
 
     def __len__(self) -> int:
-        return len(self._ranges)
+        return len(self.ranges)
 
 
 def parse(source: Source) -> cst.Module:
@@ -76,11 +96,10 @@ def parse(source: Source) -> cst.Module:
         raise SourceError(f"cannot decode: {exc}") from None
 
 
-def _flow(module: cst.Module, settings: Settings) -> tuple[FlowAnalysis, _Positions]:
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    scopes = wrapper.resolve(ScopeProvider)
-    positions = _Positions(wrapper.resolve(PositionProvider))
-    flow = FlowAnalysis(module, scopes, settings.extras, settings.index, settings.module_name)
+def _flow(module: cst.Module, settings: Settings, code: str | None = None
+          ) -> tuple[FlowAnalysis, _Positions]:
+    positions = _Positions(module)
+    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, code)
     return flow.run(), positions
 
 
@@ -88,14 +107,17 @@ def _analyse(
     source: Source, path: str, settings: Settings
 ) -> tuple[cst.Module | None, list[tuple[Finding, FixPlan | None]]]:
     select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
-    if settings.prefilter and not might_matter(source, settings.extras):
+    if settings.prefilter and not might_matter(source, settings.extras,
+                                               project=settings.index is not None):
         return None, []
     module = parse(source)
-    text = module.code
+    # The text as parsed (libcst round-trips it exactly); decoding is far cheaper than
+    # generating it back from the tree with ``module.code``.
+    text = source if isinstance(source, str) else source.decode(module.encoding)
     noqa = NoqaIndex(text)
     if honour_noqa and file_is_skipped(noqa.lines):
         return module, []
-    flow, positions = _flow(module, settings)
+    flow, positions = _flow(module, settings, text)
     ctx = FileContext(module, flow, positions)
     out: list[tuple[Finding, FixPlan | None]] = []
     seen: set[tuple[str, int, int]] = set()
@@ -182,6 +204,10 @@ def fix_source(
                  if plan is not None and (unsafe_fixes or not plan.unsafe)]
         if module is None or not plans:
             break
+        # Imported here: the fixer needs libcst.codemod, which alone costs more to import
+        # (0.6 s) than most files cost to check.
+        from jaxlint.fixer import apply_plans
+
         fixed_module = apply_plans(module, plans)
         candidate: Source = (
             fixed_module.bytes if isinstance(source, bytes) else fixed_module.code

@@ -14,12 +14,12 @@ re-derive any of this.
 
 from __future__ import annotations
 
+import builtins
 import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
-from libcst.metadata import QualifiedNameSource, Scope
 
 from jaxlint.analysis import names
 from jaxlint.analysis.names import CallKind
@@ -169,13 +169,15 @@ def _is_const_string(node: cst.BaseExpression) -> bool:
 class FlowAnalysis:
     """Abstract interpretation of one module; see the module docstring."""
 
-    def __init__(self, module: cst.Module, scopes: Mapping[cst.CSTNode, Scope | None],
-                 extras: names.Extras = names.NO_EXTRAS,
-                 index: Mapping[str, Value] | None = None, module_name: str | None = None
-                 ) -> None:
+    def __init__(self, module: cst.Module, extras: names.Extras = names.NO_EXTRAS,
+                 index: Mapping[str, Value] | None = None, module_name: str | None = None,
+                 code: str | None = None) -> None:
+        """``code``: the module's text, if the caller has it (saves generating it)."""
         self.module = module
+        # Finding generators walks a function's whole body; most modules have none at all.
+        self._may_yield = "yield" in (module.code if code is None else code)
+        self._generators: dict[cst.CSTNode, bool] = {}
         self.module_name = module_name
-        self.scopes = scopes
         self.extras = extras
         self.index = index or {}
         self.globals: dict[str, Value] = {}
@@ -280,11 +282,10 @@ class FlowAnalysis:
 
     def is_external(self, name: str) -> bool:
         """Whether ``name`` at module level is an import or a builtin."""
-        scope = self.scopes.get(self.module)
-        if scope is None:
-            return False
-        return any(q.source in (QualifiedNameSource.IMPORT, QualifiedNameSource.BUILTIN)
-                   for q in scope.get_qualified_names_for(name))
+        value = self.globals.get(name)
+        if name in self.globals:
+            return isinstance(value, Ref)
+        return name in _BUILTINS
 
     def _lookup(self, name: str, st: State) -> tuple[bool, Value]:
         """A name (or ``a.b`` path) in the innermost scope that binds its first part."""
@@ -298,23 +299,16 @@ class FlowAnalysis:
         return False, None
 
     def _qualified(self, node: cst.BaseExpression) -> str | None:
-        scope = self.scopes.get(node)
-        target: cst.BaseExpression | str | None = node
-        if scope is None:
-            # A node parsed from a string (a timeit statement): resolve it at module level.
-            scope, target = self.scopes.get(self.module), dotted(node)
-        if scope is None or target is None:
+        """The qualified name of a name no scope binds: a builtin (``builtins.print``).
+
+        Imports are bound as ``Ref``s by the interpretation itself (``_bind_import``), so
+        this small lookup is all that is left of libcst's scope analysis, which cost more
+        than parsing and the whole interpretation together (benchmarks/RESULTS.md)."""
+        name = dotted(node)
+        if name is None:
             return None
-        try:
-            found = scope.get_qualified_names_for(target)
-        except Exception:  # libcst raises on some odd nodes; they name nothing we know
-            return None
-        external = sorted(
-            q.name
-            for q in found
-            if q.source in (QualifiedNameSource.IMPORT, QualifiedNameSource.BUILTIN)
-        )
-        return external[0] if external else None
+        base = name.split(".", 1)[0]
+        return f"builtins.{name}" if base in _BUILTINS else None
 
     # ------------------------------------------------------------------ effects
     def _dispatch(self, site: Site, inputs: Sequence[Value], st: State) -> JaxVal:
@@ -492,39 +486,38 @@ class FlowAnalysis:
                 which = 0 if isinstance(small, cst.Break) else 1
                 self.frame.loops[-1][which].append(st.copy())
             st.live = False
-        elif isinstance(small, (cst.Import, cst.ImportFrom)) and small not in self.scopes:
-            self._bind_import(small, st)
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
-            if not isinstance(small.names, cst.ImportStar):
-                for alias in small.names:
-                    bound = alias.asname.name if alias.asname else alias.name
-                    key = dotted(bound) if isinstance(bound, (cst.Name, cst.Attribute)) else None
-                    if key:
-                        self._unbind(key.split(".")[0], st)
+            self._bind_import(small, st)
         return st
 
     def _bind_import(self, small: cst.Import | cst.ImportFrom, st: State) -> None:
-        """Imports in code parsed from a string have no scope metadata: bind them here."""
+        """Bind what an import binds to the ``Ref`` of its qualified name, as libcst names
+        them: ``import a.b`` binds ``a`` to ``a``; ``from .m import f as g`` binds ``g`` to
+        ``.m.f`` (the project index resolves the dots)."""
         if isinstance(small.names, cst.ImportStar):
             return
         base = ""
         if isinstance(small, cst.ImportFrom):
-            if small.relative or small.module is None:
+            module = dotted(small.module) if small.module is not None else ""
+            if module is None:
                 return
-            base = (dotted(small.module) or "") + "."
-            if base == "__main__.":
+            if module == "__main__" and not small.relative:
                 return  # ``from __main__ import f``: the module's own names, already bound
+            base = "." * len(small.relative) + module
+            if module:
+                base += "."
         for alias in small.names:
             full = dotted(alias.name)
             if full is None:
                 continue
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                st.env[alias.asname.name.value] = Ref(base + full)
+                key, value = alias.asname.name.value, base + full
             elif base:
-                st.env[full] = Ref(base + full)
+                key, value = full, base + full
             else:
-                top = full.split(".")[0]
-                st.env[top] = Ref(top)
+                key = value = full.split(".")[0]
+            st.env[key] = Ref(value)
+            st.bound = st.bound | {key}
 
     def _del(self, target: cst.BaseExpression, st: State) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -1174,7 +1167,7 @@ class FlowAnalysis:
         return value
 
     def _call_function(self, fn: Func, params: dict[str, Value]) -> Summary:
-        if isinstance(fn.node, cst.FunctionDef) and _is_generator(fn.node):
+        if isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node):
             return NOTHING
         # The memo key: the function and what each parameter holds (JAX values as one kind).
         key = (fn.node, tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
@@ -1220,6 +1213,21 @@ class FlowAnalysis:
                           frozenset(frame.jit_calls))
         self._memo[key] = summary
         return summary
+
+    def _is_generator(self, node: cst.FunctionDef) -> bool:
+        if not self._may_yield:
+            return False
+        found = self._generators.get(node)
+        if found is None:
+            # Generating the body's text is twice as fast as visiting it; visit (to leave
+            # out nested functions) only a body that spells ``yield``.
+            found = "yield" in self.module.code_for_node(node.body)
+            if found:
+                finder = _YieldFinder()
+                node.body.visit(finder)
+                found = finder.found
+            self._generators[node] = found
+        return found
 
     def exports(self) -> dict[str, Value]:
         """What other modules of the project may import from this one: its module-level
@@ -1446,8 +1454,4 @@ class _YieldFinder(cst.CSTVisitor):
         return False
 
 
-
-def _is_generator(node: cst.FunctionDef) -> bool:
-    finder = _YieldFinder()
-    node.body.visit(finder)
-    return finder.found
+_BUILTINS = frozenset(dir(builtins))
