@@ -28,7 +28,7 @@ class Settings:
     prefilter: bool = True  # off only to prove the prefilter never hides a finding
 
 
-def _compile() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+def _compile() -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
     # Whitespace as it can appear in a .py file or inside a notebook's JSON strings
     # (``\t``, ``\n`` escapes), including line continuations.
     ws = rb"(?:[ \t\r\n\\]|\\[tnr])"
@@ -36,12 +36,13 @@ def _compile() -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
         rb"(?:from|import)" + ws + rb"+(?:[\w.]+(?:" + ws + rb"+as" + ws + rb"+\w+)?"
         + ws + rb"*," + ws + rb"*)*(?:time|timeit)\b")
     time_function = re.compile(rb"\." + ws + rb"*time\b|from" + ws + rb"+time" + ws + rb"+import")
-    return imports, time_function
+    # pytest-benchmark's fixture is a parameter named ``benchmark``: ``def test(benchmark)``,
+    # ``(self, benchmark: BenchmarkFixture)``; not ``run_benchmark`` or ``utils.benchmark(``.
+    benchmark = re.compile(rb"[(,]" + ws + rb"*benchmark" + ws + rb"*[,):=]")
+    return imports, time_function, benchmark
 
 
-_IMPORTS_CLOCK, _TIME_FUNCTION = _compile()
-# The pytest-benchmark fixture: a parameter named ``benchmark`` (not ``run_benchmark``).
-_BENCHMARK = re.compile(rb"\bbenchmark\b")
+_IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
 # Names a timer read must spell out, whatever the import style (``time.time`` and
 # ``from time import time`` are matched by _TIME_FUNCTION).
 _CLOCK_NAMES = (b"perf_counter", b"monotonic", b"process_time", b"time_ns", b"default_timer",

@@ -30,6 +30,8 @@ REJECTED = {
     "google_benchmark.py": "import google_benchmark\nimport jax.numpy as jnp\n\n"
                            "@google_benchmark.register\ndef run_benchmark(state):\n"
                            "    while state:\n        jnp.ones(3).block_until_ready()\n",
+    "perf_test.py": "import jax\nfrom brax import test_utils\n\ndef test_perf():\n"
+                    "    test_utils.benchmark('ant', jax.jit(f), step)  # a benchmark, timed\n",
 }
 
 
