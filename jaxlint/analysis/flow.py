@@ -83,7 +83,7 @@ class Snapshot:
                 joined = value if old is None else join_values(old, value)
                 assert isinstance(joined, JaxVal)
                 self.holders[name] = joined
-        self.bound = st.bound if self.bound is None else self.bound & st.bound
+        self.bound = frozenset(st.bound) if self.bound is None else self.bound & st.bound
 
 
 @dataclass(frozen=True)
@@ -177,6 +177,10 @@ class FlowAnalysis:
         # Finding generators walks a function's whole body; most modules have none at all.
         self._may_yield = "yield" in (module.code if code is None else code)
         self._generators: dict[cst.CSTNode, bool] = {}
+        # Every ``a`` and ``a.b`` that is the start of a dotted name ever bound (``a.b.c``):
+        # rebinding a name that is none of them has no attribute paths to forget, which
+        # keeps binding constant-time in modules with thousands of names.
+        self._parents: set[str] = set()
         self.module_name = module_name
         self.extras = extras
         self.index = index or {}
@@ -396,22 +400,30 @@ class FlowAnalysis:
                 old = st.env.get(key)
                 new = replace(value, container=True)
                 st.env[key] = join_values(old, new) if isinstance(old, JaxVal) else new
-                st.bound = st.bound | {key}
+                st.bound.add(key)
+                self._note_key(key)
             return
         key = dotted(target)
         if key is None:
             return
-        prefix = key + "."
-        for k in [k for k in st.env if k.startswith(prefix)]:
-            del st.env[k]
-        st.bound = frozenset(b for b in st.bound if not b.startswith(prefix))
+        if key in self._parents:
+            prefix = key + "."
+            for k in [k for k in st.env if k.startswith(prefix)]:
+                del st.env[k]
+            st.bound = {b for b in st.bound if not b.startswith(prefix)}
         st.env[key] = value
-        st.bound = st.bound | {key}
+        st.bound.add(key)
+        self._note_key(key)
         self.frame.binds.setdefault(key, set()).add(target)
+
+    def _note_key(self, key: str) -> None:
+        while "." in key:
+            key = key.rsplit(".", 1)[0]
+            self._parents.add(key)
 
     def _unbind(self, key: str, st: State) -> None:
         st.env.pop(key, None)
-        st.bound = st.bound - {key}
+        st.bound.discard(key)
 
     # ------------------------------------------------------------------ statements
     def _exec_block(self, body: Sequence[cst.CSTNode], st: State) -> State:
@@ -517,7 +529,7 @@ class FlowAnalysis:
             else:
                 key = value = full.split(".")[0]
             st.env[key] = Ref(value)
-            st.bound = st.bound | {key}
+            st.bound.add(key)
 
     def _del(self, target: cst.BaseExpression, st: State) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -571,8 +583,8 @@ class FlowAnalysis:
         if last_ends and out.live:
             # Names bound in the body count as bound after it: code that syncs "the last
             # result of the loop" assumes the loop ran, and so does our inserted sync.
-            bound = frozenset.intersection(*(s.bound for s in last_ends))
-            out.bound = out.bound | (bound & frozenset(out.env))
+            bound = set.intersection(*(s.bound for s in last_ends))
+            out.bound = out.bound | (bound & out.env.keys())
         return out
 
     def _exec_For(self, stmt: cst.For, st: State) -> State:
@@ -994,7 +1006,8 @@ class FlowAnalysis:
                 key = el.key.evaluated_value
                 if isinstance(key, str):
                     env[key] = self._eval(el.value, st.copy())
-        scratch = State(env=env, bound=frozenset(env))
+                    self._note_key(key)
+        scratch = State(env=env, bound=set(env))
         for code in (setup, node):
             text = code.evaluated_value if isinstance(
                 code, (cst.SimpleString, cst.ConcatenatedString)) else None
@@ -1036,7 +1049,8 @@ class FlowAnalysis:
         old = st.env.get(key)
         new = replace(item, container=True)
         st.env[key] = join_values(old, new) if isinstance(old, JaxVal) else new
-        st.bound = st.bound | {key}
+        st.bound.add(key)
+        self._note_key(key)
 
     def _tree_map(self, node: cst.Call, values: list[Value], st: State) -> Value:
         fn = values[0] if values else None
@@ -1182,11 +1196,11 @@ class FlowAnalysis:
         st = State(pending={entry: EMPTY})
         for name, value in params.items():
             st.env[name] = JaxVal(covers=frozenset({entry})) if isinstance(value, JaxVal) else value
-            st.bound = st.bound | {name}
+            st.bound.add(name)
         for x in _all_params(fn.node):
             if x not in st.env:
                 st.env[x] = None
-                st.bound = st.bound | {x}
+                st.bound.add(x)
         saved_loc = self._loc
         self._frames.append(frame)
         try:
@@ -1395,7 +1409,7 @@ class FlowAnalysis:
 
     def _comprehension(self, node: cst.BaseComp, st: State) -> Value:
         saved = dict(st.env)
-        bound = st.bound
+        bound = set(st.bound)
         comp: cst.CompFor | None = node.for_in
         while comp is not None:
             it = self._eval(comp.iter, st)

@@ -192,7 +192,7 @@ class State:
     """
 
     env: dict[str, Value] = field(default_factory=dict)
-    bound: frozenset[str] = frozenset()
+    bound: set[str] = field(default_factory=set)  # grown in place: copy() copies it
     pending: dict[Site, frozenset[Site]] = field(default_factory=dict)
     transferred: dict[Site, frozenset[Site]] = field(default_factory=dict)
     reads: frozenset[Site] = EMPTY
@@ -202,7 +202,7 @@ class State:
     live: bool = True
 
     def copy(self) -> State:
-        return replace(self, env=dict(self.env), pending=dict(self.pending),
+        return replace(self, env=dict(self.env), bound=set(self.bound), pending=dict(self.pending),
                        transferred=dict(self.transferred), compiles=dict(self.compiles),
                        idle_syncs=dict(self.idle_syncs))
 
