@@ -28,14 +28,22 @@ class Settings:
     prefilter: bool = True  # off only to prove the prefilter never hides a finding
 
 
-def _compile() -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
+def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], ...],
+                        re.Pattern[bytes]]:
     # Whitespace as it can appear in a .py file or inside a notebook's JSON strings
     # (``\t``, ``\n`` escapes), including line continuations.
     ws = rb"(?:[ \t\r\n\\]|\\[tnr])"
-    imports = re.compile(
-        rb"(?:from|import)" + ws + rb"+(?:[\w.]+(?:" + ws + rb"+as" + ws + rb"+\w+)?"
-        + ws + rb"*," + ws + rb"*)*(?:time|timeit)\b")
-    time_function = re.compile(rb"\." + ws + rb"*time\b|from" + ws + rb"+time" + ws + rb"+import")
+    # Each pattern starts with a literal, which re finds fast; one alternation of them is
+    # four times slower (measured on the corpus).
+    imports = (
+        re.compile(rb"import" + ws + rb"+(?:[\w.]+(?:" + ws + rb"+as" + ws + rb"+\w+)?"
+                   + ws + rb"*," + ws + rb"*)*(?:time|timeit)\b"),  # import os, time as t
+        re.compile(rb"from" + ws + rb"+(?:time|timeit)\b"),  # from time import ...
+    )
+    time_function = (
+        re.compile(rb"\." + ws + rb"*time\b"),  # time.time, _time.time
+        re.compile(rb"from" + ws + rb"+time" + ws + rb"+import"),  # from time import time
+    )
     # pytest-benchmark's fixture is a parameter named ``benchmark``: ``def test(benchmark)``,
     # ``(self, benchmark: BenchmarkFixture)``; not ``run_benchmark`` or ``utils.benchmark(``.
     benchmark = re.compile(rb"[(,]" + ws + rb"*benchmark" + ws + rb"*[,):=]")
@@ -71,6 +79,6 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
         return True
     if any(n.rsplit(".", 1)[-1].encode() in data for n in extras.timers):
         return True
-    if b"time" not in data or _IMPORTS_CLOCK.search(data) is None:
+    if b"time" not in data or not any(p.search(data) for p in _IMPORTS_CLOCK):
         return False
-    return any(n in data for n in _CLOCK_NAMES) or _TIME_FUNCTION.search(data) is not None
+    return any(n in data for n in _CLOCK_NAMES) or any(p.search(data) for p in _TIME_FUNCTION)
