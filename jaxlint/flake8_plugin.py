@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from jaxlint import __version__
-from jaxlint.engine import SourceError, lint_source
+from jaxlint.errors import SourceError
+from jaxlint.settings import might_matter
 
 
 class Plugin:
@@ -25,8 +26,13 @@ class Plugin:
         self.filename = filename
 
     def run(self) -> Iterator[tuple[int, int, str, type[Any]]]:
+        source = "".join(self.lines)
+        if not might_matter(source):
+            return  # and the engine (libcst, 0.4 s to import) is never imported
+        from jaxlint.engine import lint_source
+
         try:
-            findings = lint_source("".join(self.lines), self.filename, honour_noqa=False)
+            findings = lint_source(source, self.filename, honour_noqa=False)
         except SourceError:
             return  # flake8 reports syntax errors itself (E999)
         for f in findings:

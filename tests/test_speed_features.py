@@ -104,3 +104,19 @@ def test_no_libcst_import_for_files_that_cannot_matter(tmp_path: Path) -> None:
     result = run(sys.executable, "-X", "importtime", "-m", "jaxlint", "plain.py", cwd=tmp_path)
     assert result.returncode == 0
     assert "libcst" not in result.stderr
+
+
+def test_flake8_plugin_imports_libcst_only_for_files_that_may_matter(tmp_path: Path) -> None:
+    import sys
+
+    (tmp_path / "plain.py").write_text("import jax\nimport os\nprint(os.getcwd())\n")
+    result = run(sys.executable, "-X", "importtime", "-m", "flake8", "--select", "JAX",
+                 "plain.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "jaxlint.settings" in result.stderr  # the plugin was loaded ...
+    assert "libcst" not in result.stderr  # ... but had nothing to parse
+    (tmp_path / "bench.py").write_text(
+        "import time\nimport jax.numpy as jnp\nt0 = time.time()\ny = jnp.ones(3) * 2\n"
+        "print(time.time() - t0)\n")
+    result = run(sys.executable, "-m", "flake8", "--select", "JAX", "bench.py", cwd=tmp_path)
+    assert result.stdout.startswith("bench.py:5:7: JAX101 "), result.stdout
