@@ -22,11 +22,6 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
 from jaxlint.analysis.names import Extras
 
 KEYS = {"select", "ignore", "per-file-ignores", "timers", "jax-work", "syncs"}
@@ -66,6 +61,12 @@ def _strings(table: dict[str, object], key: str, where: str) -> tuple[str, ...]:
 
 def load(path: str) -> Config:
     """Read ``[tool.jaxlint]`` from ``path`` (an empty Config if the table is absent)."""
+    # Imported here: most runs find no configuration to parse, and start-up time matters
+    # to a pre-commit hook.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -107,7 +108,7 @@ def discover(start: str = ".") -> Config:
     folder = os.path.abspath(start)
     while True:
         candidate = os.path.join(folder, "pyproject.toml")
-        if os.path.isfile(candidate):
+        if _may_have_table(candidate):
             config = load(candidate)
             if config.source is not None and _has_table(candidate):
                 return config
@@ -117,7 +118,21 @@ def discover(start: str = ".") -> Config:
         folder = parent
 
 
+def _may_have_table(path: str) -> bool:
+    """A pyproject.toml without the word jaxlint has no [tool.jaxlint] table (no need to
+    parse it, or to stop at it if it is not valid TOML: it is not ours)."""
+    try:
+        with open(path, "rb") as f:
+            return b"jaxlint" in f.read()
+    except OSError:
+        return False
+
+
 def _has_table(path: str) -> bool:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
     with open(path, "rb") as f:
         return "jaxlint" in tomllib.load(f).get("tool", {})
 
