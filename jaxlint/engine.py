@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import cast
@@ -13,7 +14,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from jaxlint.analysis.flow import FlowAnalysis
 from jaxlint.analysis.plans import FixPlan
 from jaxlint.analysis.values import Value
-from jaxlint.errors import SourceError
+from jaxlint.errors import SourceError, check_nesting, encoding_problem
 from jaxlint.finding import Finding
 from jaxlint.noqa import NoqaIndex, file_is_skipped
 from jaxlint.rules import RULES, FileContext
@@ -80,20 +81,25 @@ class _Positions(Mapping[cst.CSTNode, tuple[int, int]]):
 
 
 def parse(source: Source) -> cst.Module:
+    check_nesting(source)  # libcst's native parser crashes on very deep nesting
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
         # Python's own message and position read better than the parser's; use them if any.
         try:
-            compile(source, "<source>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # SyntaxWarnings about the user's code
+                compile(source, "<source>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
         except SyntaxError as py:
             raise SourceError(f"cannot parse: {py.msg}", py.lineno or 1,
                               max((py.offset or 1) - 1, 0)) from None
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError, MemoryError):
             pass
         raise SourceError(f"cannot parse: {exc.message}", exc.raw_line, exc.raw_column) from None
     except (UnicodeDecodeError, LookupError) as exc:
         raise SourceError(f"cannot decode: {exc}") from None
+    except SyntaxError as exc:  # from the encoding declaration (tokenize.detect_encoding)
+        raise SourceError(f"cannot decode: {encoding_problem(source, exc)}") from None
 
 
 def _flow(module: cst.Module, settings: Settings, code: str | None = None
@@ -106,7 +112,6 @@ def _flow(module: cst.Module, settings: Settings, code: str | None = None
 def _analyse(
     source: Source, path: str, settings: Settings
 ) -> tuple[cst.Module | None, list[tuple[Finding, FixPlan | None]]]:
-    select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
     if settings.prefilter and not might_matter(source, settings.extras,
                                                project=settings.index is not None):
         return None, []
@@ -115,8 +120,19 @@ def _analyse(
     # generating it back from the tree with ``module.code``.
     text = source if isinstance(source, str) else source.decode(module.encoding)
     noqa = NoqaIndex(text)
-    if honour_noqa and file_is_skipped(noqa.lines):
+    if settings.honour_noqa and file_is_skipped(noqa.lines):
         return module, []
+    try:
+        return module, _report(module, text, noqa, path, settings)
+    except RecursionError:
+        # Source nested deeper than the interpretation recurses (a few hundred levels):
+        # one error for this file, whichever front end asked (CLI, flake8, the API).
+        raise SourceError("too deeply nested to analyse") from None
+
+
+def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings: Settings
+            ) -> list[tuple[Finding, FixPlan | None]]:
+    select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
     flow, positions = _flow(module, settings, text)
     ctx = FileContext(module, flow, positions)
     out: list[tuple[Finding, FixPlan | None]] = []
@@ -136,7 +152,7 @@ def _analyse(
                               unsafe=plan is not None and plan.unsafe)
             out.append((finding, plan))
     out.sort(key=lambda fp: fp[0].sort_key())
-    return module, out
+    return out
 
 
 def lint_source(
@@ -169,14 +185,17 @@ def _parses_like(original: Source, fixed: Source, path: str) -> bool:
         cst.parse_module(fixed)
     except Exception:
         return False
-    try:
-        compile(original, path, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return True  # newer syntax than this Python: libcst's parse is the check we have
-    try:
-        compile(fixed, path, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
-        return False
+    # compile() warns (SyntaxWarning) about the user's code: not ours to print.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            compile(original, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return True  # newer syntax than this Python: libcst's parse is the check we have
+        try:
+            compile(fixed, path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
     return True
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -54,33 +55,82 @@ def _skip_dir(parent: str, name: str) -> bool:
     return os.path.exists(os.path.join(parent, name, "pyvenv.cfg"))
 
 
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _walk(root: str) -> Iterator[tuple[str, str] | PathError]:
+    """The ``*.py`` and ``*.ipynb`` files under ``root`` with their real paths, sorted, then
+    the walk's errors.
+
+    Symlinked folders are not entered (no loops, nothing outside the tree). A symlinked file
+    is checked only if it points at a file inside ``root``, and under its own name only when
+    the walk does not reach the file it points at by a plain path too. One ``lstat`` per
+    file: the real path of a plain file is its folder's real path and its name (os.walk
+    enters no symlinked folder), so only symlinks need ``realpath``.
+    """
+    top = os.path.realpath(root)
+    found: list[tuple[str, str, bool]] = []  # (path, real path, is a symlink)
+    walk_errors: list[OSError] = []
+    for dirpath, dirnames, filenames in os.walk(root, onerror=walk_errors.append):
+        dirnames[:] = sorted(d for d in dirnames if not _skip_dir(dirpath, d))
+        real_dir = os.path.realpath(dirpath)
+        for name in sorted(filenames):
+            if not name.endswith((".py", ".ipynb")):
+                continue
+            full = os.path.normpath(os.path.join(dirpath, name))
+            try:
+                mode = os.lstat(full).st_mode
+            except OSError:
+                continue
+            if stat.S_ISREG(mode):
+                found.append((full, os.path.join(real_dir, name), False))
+            elif stat.S_ISLNK(mode) and os.path.isfile(full):  # not dangling, not a loop
+                real = os.path.realpath(full)
+                if _inside(real, top):  # never followed outside what the user named
+                    found.append((full, real, True))
+    plain = {real for _, real, link in found if not link}
+    for full, real, link in found:
+        if not (link and real in plain):
+            yield full, real
+    for err in walk_errors:
+        yield PathError(err.filename or root, err.strerror or str(err))
+
+
 def discover(paths: list[str]) -> Iterator[str | PathError]:
     """The files to lint under ``paths``, in a stable order, and an error for each bad path.
 
-    Named files are linted whatever their suffix; folders are searched for ``*.py`` and
-    ``*.ipynb``.
-    Symlinked folders inside a tree are not followed (no loops, nothing outside the tree).
+    Named files are linted whatever their suffix, through symlinks too; folders are searched
+    for ``*.py`` and ``*.ipynb`` (see _walk for symlinks met there). However many names
+    reach a file, it is checked once, under the first of them: the name the user gave, or
+    the path the walk found it by.
     """
+    seen: set[str] = set()
     for root in paths:
         if os.path.isfile(root):
-            yield root
-            continue
-        if not os.path.exists(root):
-            yield PathError(root, "no such file or directory")
-            continue
-        if not os.path.isdir(root):
+            items: Iterator[tuple[str, str] | PathError] = iter(
+                [(root, os.path.realpath(root))])
+        elif os.path.isdir(root):
+            items = _walk(root)
+        else:
+            try:
+                os.stat(root)
+            except OSError as exc:  # missing, a symlink loop, a folder we may not search
+                message = exc.strerror or str(exc)
+                if exc.errno == errno.ENOENT:
+                    message = "no such file or directory"
+                yield PathError(root, message)
+                continue
             yield PathError(root, "not a regular file or directory")
             continue
-        walk_errors: list[OSError] = []
-        for dirpath, dirnames, filenames in os.walk(root, onerror=walk_errors.append):
-            dirnames[:] = sorted(d for d in dirnames if not _skip_dir(dirpath, d))
-            for name in sorted(filenames):
-                if name.endswith((".py", ".ipynb")):
-                    full = os.path.normpath(os.path.join(dirpath, name))
-                    if os.path.isfile(full):
-                        yield full
-        for err in walk_errors:
-            yield PathError(err.filename or root, err.strerror or str(err))
+        for item in items:
+            if isinstance(item, PathError):
+                yield item
+                continue
+            path, real = item
+            if real not in seen:
+                seen.add(real)
+                yield path
 
 
 def read(path: str) -> bytes:
