@@ -308,6 +308,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     return EXIT_FINDINGS if run.findings else EXIT_CLEAN
 
 
+def _exit_with_parent(main: int) -> None:
+    """Pool worker initializer: end this worker as soon as the jaxlint process that started it
+    is gone (killed, say) rather than leave it running, and fixing files, as an orphan."""
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def orphaned() -> bool:
+        if os.getppid() != parent:  # re-parented: the process that forked us died
+            return True
+        try:
+            os.kill(main, 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            pass
+        return False
+
+    def watch() -> None:
+        while not orphaned():
+            time.sleep(0.2)
+        os._exit(1)
+
+    if orphaned():
+        os._exit(1)
+    threading.Thread(target=watch, name="jaxlint-orphan-watch", daemon=True).start()
+
+
 def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: Run) -> None:
     """Read and prefilter every file here; analyse the rest (cached, or in parallel)."""
     from jaxlint.cache import Cache
@@ -340,11 +369,20 @@ def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: 
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     if jobs > 1 and len(todo) > 1:
         from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
 
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo))) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(todo)),
+                                 initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
             futures = [pool.submit(_check_one, path, data, args, config)
                        for _, path, data, _ in todo]
-            done = [f.result() for f in futures]
+            done = []
+            for (_, path, _, _), future in zip(todo, futures):
+                try:
+                    done.append(future.result())
+                except BrokenProcessPool:  # a worker was killed (out of memory?) or crashed
+                    one = Run()
+                    _error(one, path, "not checked: a jaxlint worker process died")
+                    done.append(one)
     else:
         modules: dict[str, dict[str, object]] = {}
         done = []
