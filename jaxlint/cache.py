@@ -17,9 +17,10 @@ from dataclasses import asdict
 from pathlib import Path
 
 from jaxlint import __version__
+from jaxlint.files import CACHE_DIRNAME
 from jaxlint.finding import Finding
 
-DIRNAME = ".jaxlint_cache"
+DIRNAME = CACHE_DIRNAME
 FORMAT = "1"
 
 

@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from jaxlint import __version__, output
-from jaxlint.cache import DIRNAME
 from jaxlint.codes import CODES
 from jaxlint.config import Config, ConfigError, check_codes, load
 from jaxlint.config import discover as discover_config
 from jaxlint.errors import SourceError
-from jaxlint.files import ChangedOnDisk, PathError, discover, read, write_atomic
+from jaxlint.files import CACHE_DIRNAME, ChangedOnDisk, PathError, discover, read, write_atomic
 from jaxlint.finding import Finding
 from jaxlint.settings import Settings, might_matter
 
@@ -78,8 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
                    help="files analysed in parallel (default: one process per core; 1: none)")
     p.add_argument("--no-cache", action="store_true",
-                   help=f"do not read or write the cache ({DIRNAME}/ beside the configuration, "
-                   "or in the current folder)")
+                   help=f"do not read or write the cache ({CACHE_DIRNAME}/ beside the "
+                   "configuration, or in the current folder)")
     p.add_argument("--no-index", action="store_true",
                    help="analyse each file alone, without what the modules it imports from "
                    "the project export")
@@ -339,13 +338,8 @@ def _exit_with_parent(main: int) -> None:
 
 def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: Run) -> None:
     """Read and prefilter every file here; analyse the rest (cached, or in parallel)."""
-    from jaxlint.cache import Cache
-
-    cache = None
-    if not (args.no_cache or args.fix or args.diff or args.format in ("full", "sarif")):
-        fingerprint = repr((args.select, args.ignore, config.select, config.ignore,
-                            config.per_file_ignores, config.extras, args.no_index))
-        cache = Cache(os.path.dirname(config.source) if config.source else ".", fingerprint)
+    use_cache = not (args.no_cache or args.fix or args.diff or args.format in ("full", "sarif"))
+    cache = None  # made (and its module imported) once a file passes the prefilter
     todo: list[tuple[int, str, bytes, str | None]] = []
     results: dict[int, Run] = {}
     for i, path in enumerate(files):
@@ -359,6 +353,12 @@ def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: 
                                                   project=not args.no_index):
             continue
         key = None
+        if use_cache and cache is None:
+            from jaxlint.cache import Cache
+
+            fingerprint = repr((args.select, args.ignore, config.select, config.ignore,
+                                config.per_file_ignores, config.extras, args.no_index))
+            cache = Cache(os.path.dirname(config.source) if config.source else ".", fingerprint)
         if cache is not None:
             key = cache.key(path, data, repr(config.ignores_for(path)))
             hit = cache.get(key, path)

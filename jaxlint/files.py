@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -40,6 +39,9 @@ SKIP_DIRS = frozenset(
         "buck-out",
     }
 )
+
+
+CACHE_DIRNAME = ".jaxlint_cache"  # the cache folder (see cache.py), named here for --help
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,8 @@ def write_atomic(path: str, data: bytes, expected: bytes) -> None:
         raise ChangedOnDisk(path)
     mode = stat.S_IMODE(os.stat(real).st_mode)
     folder = os.path.dirname(real) or "."
+    import tempfile  # here: start-up time matters to a pre-commit hook that writes nothing
+
     fd, tmp = tempfile.mkstemp(prefix=".jaxlint-", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:

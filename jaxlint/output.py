@@ -13,17 +13,16 @@
 
 from __future__ import annotations
 
-import difflib
 import inspect
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import Any
-from urllib.parse import quote
 
 from jaxlint import __version__
 from jaxlint.finding import Finding
+
+# json, difflib, pathlib and urllib are imported where used: the plain text output of a
+# clean pre-commit run needs none of them, and start-up time is most of such a run.
 
 FORMATS = ("text", "concise", "full", "json", "json-lines", "github", "sarif")
 
@@ -58,18 +57,26 @@ def render(
     if fmt == "full":
         return _full(ordered, sources, fixed, unsafe_fixes)
     if fmt == "json":
+        import json
+
         return json.dumps([_row(f) for f in ordered], indent=2) + "\n"
     if fmt == "json-lines":
+        import json
+
         return "".join(json.dumps(_row(f)) + "\n" for f in ordered)
     if fmt == "github":
         return "".join(_github(f) + "\n" for f in ordered)
     if fmt == "sarif":
+        import json
+
         return json.dumps(sarif(ordered, sources, fixed, unsafe_fixes), indent=2) + "\n"
     raise ValueError(f"unknown output format: {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 
 def unified_diff(path: str, old: str, new: str) -> str:
     """The change from ``old`` to ``new`` as a unified diff with a/ and b/ file names."""
+    import difflib
+
     return "".join(difflib.unified_diff(_lines(old), _lines(new), f"a/{path}", f"b/{path}"))
 
 
@@ -164,6 +171,9 @@ def _full(findings: list[Finding], sources: Sources | None, fixed: Mapping[str, 
 
 def _uri(path: str) -> str:
     """A URI reference for ``path``: relative with forward slashes, or file:// if absolute."""
+    from pathlib import PurePath, PurePosixPath, PureWindowsPath
+    from urllib.parse import quote
+
     pure: PurePath = PureWindowsPath(path) if "\\" in path else PurePosixPath(path)
     if pure.is_absolute():
         return pure.as_uri()
@@ -216,6 +226,8 @@ def _replacements(old: str, new: str) -> list[tuple[int, dict[str, Any]]]:
     for line in a:
         starts.append(starts[-1] + len(line))
     out = []
+    import difflib
+
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
