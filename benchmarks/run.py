@@ -716,10 +716,12 @@ def write_report(path: Path, cases: list[Case], facts: dict, args, extra: dict) 
         ow = ratio("flake8_plugin", "flake8_plain") - 1
         oc = ratio("flake8_plugin", "flake8_plain", "cpu_median") - 1
         add(f"| flake8 plugin adds under 5% to flake8 over the corpus | "
-            f"{t('flake8_plugin')} vs {t('flake8_plain')} | {gt('flake8_plugin')}+{ow * 100:.0f}%"
-            f" | {gt('flake8_plugin')}+{oc * 100:.0f}% | +5% | "
+            f"{t('flake8_plugin')} vs {t('flake8_plain')} | {gt('flake8_plugin')}{ow * 100:+.1f}%"
+            f" | {gt('flake8_plugin')}{oc * 100:+.1f}% | +5% | "
             f"{'**pass**' if ow <= 0.05 else '**miss**'} |")
     add("")
+    add("Why each miss, with the profile behind it and what would close it: "
+        "[MISSES.md](MISSES.md) (written by hand from this file and `benchmarks/phases.py`).\n")
     add("## All measurements\n")
     add(f"Corpus cases run {args.rounds} rounds ({args.slow_rounds} for the slow ones, a full "
         f"jaxlint analysis), single-file cases {args.file_rounds}, interleaved. CPU = user+sys "
@@ -785,8 +787,9 @@ def write_report(path: Path, cases: list[Case], facts: dict, args, extra: dict) 
     add("")
     add(f"Files each tool checks: grep (*.py) and flake8 the .py files; ruff "
         f"{cf['ruff_files']} (.py, .pyi, .ipynb); jaxlint the .py files plus "
-        f"{cf.get('ipynb', 0)} notebooks. jaxlint's substring prefilter (`might_matter`: "
-        f"names jax and 'time'/'benchmark') passes {cf.get('prefilter_pass')} of "
+        f"{cf.get('ipynb', 0)} notebooks. jaxlint's byte-level prefilter (`might_matter`: "
+        f"imports time/timeit and spells a clock, and names jax) passes "
+        f"{cf.get('prefilter_pass')} of "
         f"{cf.get('prefilter_of', '?')} .py files; only those are parsed.\n")
     add("Single-file cases: " + "; ".join(
         f"{c.label[9:]} = `{c.note}`" for c in cases if c.key.startswith("file_clean")) +
