@@ -21,6 +21,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from jaxlint.analysis.names import Extras
 
@@ -59,21 +60,27 @@ def _strings(table: dict[str, object], key: str, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def load(path: str) -> Config:
-    """Read ``[tool.jaxlint]`` from ``path`` (an empty Config if the table is absent)."""
-    # Imported here: most runs find no configuration to parse, and start-up time matters
-    # to a pre-commit hook.
+def _read(path: str) -> dict[str, Any]:
+    # tomllib is imported here: most runs find no configuration to parse, and start-up time
+    # matters to a pre-commit hook.
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            return tomllib.load(f)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+
+
+def load(path: str, data: dict[str, Any] | None = None) -> Config:
+    """Read ``[tool.jaxlint]`` from ``path`` (an empty Config if the table is absent);
+    ``data``: the file's TOML, if the caller has already parsed it."""
+    if data is None:
+        data = _read(path)
     table = data.get("tool", {}).get("jaxlint")
     root = os.path.dirname(os.path.abspath(path))
     if table is None:
@@ -109,9 +116,9 @@ def discover(start: str = ".") -> Config:
     while True:
         candidate = os.path.join(folder, "pyproject.toml")
         if _may_have_table(candidate):
-            config = load(candidate)
-            if config.source is not None and _has_table(candidate):
-                return config
+            data = _read(candidate)
+            if "jaxlint" in data.get("tool", {}):
+                return load(candidate, data)
         parent = os.path.dirname(folder)
         if parent == folder:
             return Config(root=os.path.abspath(start))
@@ -126,15 +133,6 @@ def _may_have_table(path: str) -> bool:
             return b"jaxlint" in f.read()
     except OSError:
         return False
-
-
-def _has_table(path: str) -> bool:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on Python 3.10 only
-        import tomli as tomllib
-    with open(path, "rb") as f:
-        return "jaxlint" in tomllib.load(f).get("tool", {})
 
 
 def check_codes(codes: Sequence[str], known: Sequence[str], where: str) -> None:
