@@ -63,23 +63,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The benchmark's pinned corpus (benchmarks/corpus.json: jax, flax, optax, equinox, brax,
+# dm-haiku), one list of pins for both scripts, plus two more JAX libraries.
 PROJECTS = [
-    {"name": "optax", "version": "0.2.8", "filename": "optax-0.2.8.tar.gz",
-     "sha256": "5b225b35066fc3eebaa4d798f1b4173b4d57d1a480610908981f8343b50af0b0"},
-    {"name": "equinox", "version": "0.13.8", "filename": "equinox-0.13.8.tar.gz",
-     "sha256": "dd075050018e2dd02e252e9d29d3060f7e67f085622d8d27a8e89e24bb8523db"},
-    {"name": "dm-haiku", "version": "0.0.17", "filename": "dm_haiku-0.0.17.tar.gz",
-     "sha256": "6daa56f3b54f43675713ef7525d1dec7327f2512b57cc2b12104f76f6d7cf581"},
+    *json.loads((ROOT / "benchmarks" / "corpus.json").read_text(encoding="utf-8"))["projects"],
     {"name": "chex", "version": "0.1.92", "filename": "chex-0.1.92.tar.gz",
      "sha256": "fa8beff1124204ae466a6eb13cb91ae3c24322a1c7216946aee93d031e2f1996"},
     {"name": "diffrax", "version": "0.7.2", "filename": "diffrax-0.7.2.tar.gz",
      "sha256": "9adc70fe90dba83f7dd839845839b2531a3dd736a3944fe1aa26598507cfb48e"},
-    {"name": "flax", "version": "0.12.8", "filename": "flax-0.12.8.tar.gz",
-     "sha256": "1bb438775b967a3f1f42b9c3d4ddf1d2883cd6406589f9cecdc244634036bdc4"},
-    {"name": "brax", "version": "0.14.2", "filename": "brax-0.14.2.tar.gz",
-     "sha256": "fd5240fb30ea0d7b0a9da162eb4a460c3ad415c049453936118e2e05089222c2"},
-    {"name": "jax", "version": "0.10.2", "filename": "jax-0.10.2.tar.gz",
-     "sha256": "bf77428a8c2e6904c4f46d5ab12aa5cfc6cad2179f07f7e4c0fc75ac86ef0639"},
 ]
 DEFAULT_CACHE = Path(os.environ.get("JAXLINT_FIX_CORPUS_CACHE",
                                     Path.home() / ".cache" / "jaxlint-fix-corpus"))
