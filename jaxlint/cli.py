@@ -108,9 +108,13 @@ class Run:
         self.fixed_texts.update(other.fixed_texts)
 
 
-def _error(run: Run, path: str, message: str, line: int | None = None, col: int = 0) -> None:
+def _error_line(path: str, message: str, line: int | None = None, col: int = 0) -> str:
     where = f"{path}:{line}:{col + 1}" if line is not None else path
-    run.errors.append(f"{where}: error: {message}")
+    return f"{where}: error: {message}"
+
+
+def _error(run: Run, path: str, message: str, line: int | None = None, col: int = 0) -> None:
+    run.errors.append(_error_line(path, message, line, col))
 
 
 def _settings(path: str, args: argparse.Namespace, config: Config,
@@ -196,8 +200,6 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
             _error(run, path, exc.message, exc.line, exc.col)
     except ChangedOnDisk:
         _error(run, path, "changed on disk while being fixed; left as it is")
-    except RecursionError:
-        _error(run, path, "too deeply nested to analyse")
     except OSError as exc:
         _error(run, path, f"cannot write: {exc.strerror or exc}")
 
@@ -410,7 +412,7 @@ def _stdin(args: argparse.Namespace, config: Config, run: Run) -> int:
             result = fix_source(data, path, unsafe_fixes=args.unsafe_fixes, settings=settings)
         except SourceError as exc:
             sys.stdout.buffer.write(data)  # never lose the buffer
-            print(f"{path}:{exc.line}:{exc.col + 1}: error: {exc.message}", file=sys.stderr)
+            print(_error_line(path, exc.message, exc.line, exc.col), file=sys.stderr)
             return EXIT_ERROR
         assert isinstance(result.source, bytes)
         sys.stdout.buffer.write(result.source)

@@ -23,6 +23,7 @@ from jaxlint.settings import Settings, might_matter
 Source = str | bytes
 
 MAX_FIX_ROUNDS = 4
+TOO_DEEP_TO_ANALYSE = "too deeply nested to analyse"
 
 __all__ = ["FixResult", "Settings", "SourceError", "fix_source", "lint_source", "might_matter"]
 
@@ -127,7 +128,7 @@ def _analyse(
     except RecursionError:
         # Source nested deeper than the interpretation recurses (a few hundred levels):
         # one error for this file, whichever front end asked (CLI, flake8, the API).
-        raise SourceError("too deeply nested to analyse") from None
+        raise SourceError(TOO_DEEP_TO_ANALYSE, None) from None
 
 
 def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings: Settings
@@ -227,7 +228,10 @@ def fix_source(
         # (0.6 s) than most files cost to check.
         from jaxlint.fixer import apply_plans
 
-        fixed_module = apply_plans(module, plans)
+        try:
+            fixed_module = apply_plans(module, plans)
+        except RecursionError:  # libcst's transformer, on the same deep source
+            raise SourceError(TOO_DEEP_TO_ANALYSE, None) from None
         candidate: Source = (
             fixed_module.bytes if isinstance(source, bytes) else fixed_module.code
         )

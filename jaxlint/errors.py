@@ -5,9 +5,10 @@ from __future__ import annotations
 
 
 class SourceError(Exception):
-    """The file cannot be analysed (it does not parse, or cannot be decoded)."""
+    """The file cannot be analysed (it does not parse, or cannot be decoded). ``line`` is
+    None when the problem has no one place in the file (it is nested too deeply)."""
 
-    def __init__(self, message: str, line: int = 1, col: int = 0) -> None:
+    def __init__(self, message: str, line: int | None = 1, col: int = 0) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
@@ -80,7 +81,7 @@ def check_nesting(source: str | bytes) -> None:
             warnings.simplefilter("ignore")  # SyntaxWarnings about the user's code
             tree = compile(source, "<source>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except (RecursionError, MemoryError):
-        raise SourceError(TOO_DEEP) from None
+        raise SourceError(TOO_DEEP, None) from None
     except SyntaxError as exc:
         if "too many" in (exc.msg or "") or "nested" in (exc.msg or "") or risk > 5:
             raise SourceError(f"cannot parse: {exc.msg}", exc.lineno or 1,
