@@ -176,9 +176,12 @@ def lint_source(
 
 def exports_of(source: Source, settings: Settings) -> dict[str, Value]:
     """What this module offers other modules of the project (see FlowAnalysis.exports)."""
-    if "jax" not in (source.decode("latin-1") if isinstance(source, bytes) else source):
+    if (b"jax" not in source) if isinstance(source, bytes) else ("jax" not in source):
         return {}
-    return _flow(parse(source), settings)[0].exports()
+    module = parse(source)
+    # the text as in _analyse: without it the analysis would generate it from the tree
+    text = source if isinstance(source, str) else source.decode(module.encoding)
+    return _flow(module, settings, text)[0].exports()
 
 
 def _parses_like(original: Source, fixed: Source, path: str) -> bool:
