@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import builtins
 import textwrap
+from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -60,30 +61,52 @@ class StmtLoc:
 
 @dataclass
 class Snapshot:
-    """What was pending when a timer call ran, over all paths and loop rounds that reach it."""
+    """What was pending when a timer call ran, over all paths and loop rounds that reach it.
+
+    Only what a region can contain is recorded: work dispatched after the oldest start read
+    still held by a name (a region's start must be subtracted later, so a name holds it).
+    Each recorded site maps to the start reads it was dispatched after; ``ticks`` keeps its
+    latest dispatch, so that ``JaxVal.covers`` can be asked of it.
+    """
 
     pending: dict[Site, frozenset[Site]] = field(default_factory=dict)
     transferred: dict[Site, frozenset[Site]] = field(default_factory=dict)
     compiles: dict[Site, frozenset[Site]] = field(default_factory=dict)
     idle_syncs: dict[Site, frozenset[Site]] = field(default_factory=dict)
+    ticks: dict[Site, int] = field(default_factory=dict)
     holders: dict[str, JaxVal] = field(default_factory=dict)
-    bound: frozenset[str] | None = None
-    binds: dict[str, set[cst.CSTNode]] = field(default_factory=dict)  # where names are bound
+    unbound: set[str] = field(default_factory=set)  # holders not bound on every path
+    _binds: list[Mapping[str, set[cst.CSTNode]]] = field(default_factory=list)
 
-    def add(self, st: State, binds: Mapping[str, set[cst.CSTNode]]) -> None:
-        for name, targets in binds.items():
-            self.binds.setdefault(name, set()).update(targets)
-        mine_tables = (self.pending, self.transferred, self.compiles, self.idle_syncs)
-        for mine, theirs in zip(mine_tables, st.tagged()):
-            for site, tags in theirs.items():
-                mine[site] = mine.get(site, EMPTY) | tags
-        for name, value in st.env.items():
-            if isinstance(value, JaxVal):
-                old = self.holders.get(name)
-                joined = value if old is None else join_values(old, value)
-                assert isinstance(joined, JaxVal)
-                self.holders[name] = joined
-        self.bound = frozenset(st.bound) if self.bound is None else self.bound & st.bound
+    def binds_of(self, name: str) -> set[cst.CSTNode]:
+        """Where ``name`` is bound in the frames the read ran in (all of each frame's binds,
+        earlier and later: plans compare positions)."""
+        out: set[cst.CSTNode] = set()
+        for binds in self._binds:
+            out.update(binds.get(name, ()))
+        return out
+
+    @property
+    def frames_key(self) -> tuple[int, ...]:
+        return tuple(id(b) for b in self._binds)
+
+    def add_binds(self, binds: Mapping[str, set[cst.CSTNode]]) -> None:
+        if not any(b is binds for b in self._binds):
+            self._binds.append(binds)
+
+    def record(self, site: Site, tick: int, table: int, tags: frozenset[Site]) -> None:
+        mine = (self.pending, self.transferred, self.compiles, self.idle_syncs)[table]
+        mine[site] = mine.get(site, EMPTY) | tags
+        if tick > self.ticks.get(site, -1):
+            self.ticks[site] = tick
+
+    def hold(self, name: str, value: JaxVal, bound: bool) -> None:
+        if not bound:
+            self.unbound.add(name)
+        old = self.holders.get(name)
+        joined = value if old is None else join_values(old, value)
+        assert isinstance(joined, JaxVal)
+        self.holders[name] = joined
 
 
 @dataclass(frozen=True)
@@ -182,6 +205,13 @@ class FlowAnalysis:
         # keeps binding constant-time in modules with thousands of names.
         self._parents: set[str] = set()
         self.module_name = module_name
+        # The analysis' clock (see ``State``) and what happened at each tick, in order: work
+        # dispatched, compiled or synced idly (``_journal``) and names bound (``_bound_at``).
+        # A timer read looks back only as far as the oldest start it may be paired with.
+        self._now = 0
+        self._journal: list[tuple[int, Site]] = []
+        self._bound_at: list[tuple[int, str]] = []
+        self.steps = 0
         self.extras = extras
         self.index = index or {}
         self.globals: dict[str, Value] = {}
@@ -189,9 +219,10 @@ class FlowAnalysis:
         self.where: dict[Site, StmtLoc] = {}
         self.pairs: set[tuple[Site, Site]] = set()
         self.bare: dict[Site, cst.Expr] = {}
-        self.bare_covers: dict[Site, frozenset[Site]] = {}
+        self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
         self.harnesses: dict[cst.Call, HarnessUse] = {}
+        self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed
         # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
         self._last_elements: list[Value] | None = None
         self._timing_harness = 0  # > 0 while interpreting what a harness times
@@ -226,7 +257,9 @@ class FlowAnalysis:
         self.where.clear()
         self.pairs.clear()
         self.bare.clear()
-        self.bare_covers.clear()
+        self.bare_ticks.clear()
+        self._journal.clear()
+        self._bound_at.clear()
         self.transfer_where.clear()
         self.harnesses.clear()
         self._memo.clear()
@@ -315,21 +348,30 @@ class FlowAnalysis:
         return f"builtins.{name}" if base in _BUILTINS else None
 
     # ------------------------------------------------------------------ effects
+    def _tick(self) -> int:
+        self._now += 1
+        return self._now
+
+    def _event(self, site: Site) -> int:
+        """A new tick for an event a region may contain (dispatch, compile, idle sync)."""
+        tick = self._tick()
+        self._journal.append((tick, site))
+        return tick
+
     def _dispatch(self, site: Site, inputs: Sequence[Value], st: State) -> JaxVal:
-        """``site`` dispatches device work; return the (pending) value it produces."""
+        """``site`` dispatches device work; return the (pending) value it produces.
+
+        Values dispatched before this run keep their older ticks, so they no longer cover
+        the site: nothing else needs updating."""
         self.frame.did_work = True
-        for key, value in list(st.env.items()):
-            # The site runs again: values dispatched before its newest run no longer cover it.
-            if isinstance(value, JaxVal) and site in value.covers:
-                st.env[key] = replace(value, covers=value.covers - {site})
-        covers = frozenset(st.pending) | frozenset(st.transferred) | {site}
-        st.pending[site] = st.reads
+        tick = self._event(site)
+        st.pending[site] = tick
         st.transferred.pop(site, None)
         deps = EMPTY
         for v in inputs:
             if isinstance(v, JaxVal):
                 deps = deps | v.origin | v.deps
-        return JaxVal(covers, frozenset({site}), deps)
+        return JaxVal(tick, frozenset({site}), deps)
 
     def _sync(self, value: Value, st: State, transfer: bool = False,
               site: Site | None = None) -> None:
@@ -341,32 +383,70 @@ class FlowAnalysis:
         if not isinstance(value, JaxVal):
             return
         waited = False
-        for work in value.covers:
-            if work in st.pending:
+        for work, tick in list(st.pending.items()):
+            if value.covers(work, tick):
                 waited = True
-                tags = st.pending.pop(work)
+                del st.pending[work]
                 if transfer:
-                    st.transferred[work] = tags
+                    st.transferred[work] = tick
                     self.transfer_where.setdefault(work, self._loc)
-            elif not transfer and work in st.transferred:
-                waited = True
-                st.transferred.pop(work)
+        if not transfer:
+            for work, tick in list(st.transferred.items()):
+                if value.covers(work, tick):
+                    waited = True
+                    del st.transferred[work]
         if site is not None and not transfer and not waited and (st.pending or st.transferred):
-            st.idle_syncs[site] = st.reads
+            st.idle_syncs[site] = self._event(site)
 
     def _sync_all(self, st: State, transfer: bool = False) -> None:
-        self._sync(JaxVal(frozenset(st.pending) | frozenset(st.transferred)), st, transfer)
+        self._sync(JaxVal(self._now), st, transfer)
 
     def _timer_read(self, node: cst.Call, st: State) -> TimerRead:
-        snap = self.snapshots.setdefault(node, Snapshot())
-        snap.add(st, self.frame.binds)
+        self._snapshot(node, st)
         self.where.setdefault(node, self._loc)
-        for table in st.tagged():
-            for site, tags in table.items():
-                if node in tags:
-                    table[site] = tags - {node}
-        st.reads = st.reads | {node}
+        st.reads[node] = self._tick()
         return TimerRead(frozenset({node}))
+
+    def _snapshot(self, node: cst.Call, st: State) -> None:
+        """Record at the read ``node`` what a region ending here may contain.
+
+        A region's start is a read whose value a name still holds (it is subtracted later),
+        so only work after the oldest such read matters; the journal, ordered by tick, gives
+        exactly that work. The cost is the work since the oldest live start, not all the
+        work of the file so far."""
+        snap = self.snapshots.setdefault(node, Snapshot())
+        snap.add_binds(self.frame.binds)
+        starts: dict[Site, int] = {}
+        for sites in st.timers.values():
+            for start in sites:
+                tick = st.reads.get(start)
+                if tick is not None:
+                    starts[start] = tick
+        if not starts:
+            return
+        floor = min(starts.values())
+        tables = st.tagged()
+        seen: set[Site] = set()
+        journal = self._journal
+        for i in range(bisect_right(journal, floor, key=_first), len(journal)):
+            site = journal[i][1]
+            if site in seen:
+                continue
+            seen.add(site)
+            for which, table in enumerate(tables):
+                tick = table.get(site)
+                if tick is not None and tick > floor:
+                    tags = frozenset(s for s, t in starts.items() if t < tick)
+                    snap.record(site, tick, which, tags)
+        names: set[str] = set()
+        bound_at = self._bound_at
+        for i in range(bisect_right(bound_at, floor, key=_first), len(bound_at)):
+            name = bound_at[i][1]
+            if name not in names:
+                names.add(name)
+                value = st.env.get(name)
+                if isinstance(value, JaxVal):
+                    snap.hold(name, value, name in st.bound)
 
     def _truth(self, value: Value, st: State) -> None:
         """Python asks for ``bool(value)`` (``if``, ``while``, ``assert``, ``and``): it waits.
@@ -399,9 +479,7 @@ class FlowAnalysis:
             if key is not None and isinstance(value, JaxVal):
                 old = st.env.get(key)
                 new = replace(value, container=True)
-                st.env[key] = join_values(old, new) if isinstance(old, JaxVal) else new
-                st.bound.add(key)
-                self._note_key(key)
+                self._set(st, key, join_values(old, new) if isinstance(old, JaxVal) else new)
             return
         key = dotted(target)
         if key is None:
@@ -409,12 +487,20 @@ class FlowAnalysis:
         if key in self._parents:
             prefix = key + "."
             for k in [k for k in st.env if k.startswith(prefix)]:
-                del st.env[k]
-            st.bound = {b for b in st.bound if not b.startswith(prefix)}
+                self._unbind(k, st)
+        self._set(st, key, value)
+        self.frame.binds.setdefault(key, set()).add(target)
+
+    def _set(self, st: State, key: str, value: Value) -> None:
+        """Bind ``key`` (a name or ``a.b`` path) on this path, and note when."""
         st.env[key] = value
         st.bound.add(key)
+        if isinstance(value, TimerRead):
+            st.timers[key] = value.sites
+        elif st.timers:
+            st.timers.pop(key, None)
         self._note_key(key)
-        self.frame.binds.setdefault(key, set()).add(target)
+        self._bound_at.append((self._tick(), key))
 
     def _note_key(self, key: str) -> None:
         while "." in key:
@@ -424,6 +510,7 @@ class FlowAnalysis:
     def _unbind(self, key: str, st: State) -> None:
         st.env.pop(key, None)
         st.bound.discard(key)
+        st.timers.pop(key, None)
 
     # ------------------------------------------------------------------ statements
     def _exec_block(self, body: Sequence[cst.CSTNode], st: State) -> State:
@@ -457,8 +544,8 @@ class FlowAnalysis:
             value = self._eval(small.value, st)
             if isinstance(value, JaxVal) and small.value in value.origin:
                 self.bare[small.value] = small
-                old = self.bare_covers.get(small.value, EMPTY)
-                self.bare_covers[small.value] = old | value.covers
+                self.bare_ticks[small.value] = max(value.tick,
+                                                   self.bare_ticks.get(small.value, -1))
         elif isinstance(small, cst.Assign):
             self._last_elements = None
             value = self._eval(small.value, st)
@@ -528,8 +615,7 @@ class FlowAnalysis:
                 key, value = full, base + full
             else:
                 key = value = full.split(".")[0]
-            st.env[key] = Ref(value)
-            st.bound.add(key)
+            self._set(st, key, Ref(value))
 
     def _del(self, target: cst.BaseExpression, st: State) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -572,7 +658,7 @@ class FlowAnalysis:
             breaks.extend(brk)
             last_ends = [s for s in [end, *cont, *brk] if s.live]
             new_head = join_states([head, end, *cont])
-            if new_head.same_as(head):
+            if new_head.shape() == head.shape():
                 break
             head = new_head
         infinite = isinstance(test, cst.Name) and test.value == "True"
@@ -1039,7 +1125,7 @@ class FlowAnalysis:
 
     def _first_call(self, origin: Site, node: Site, st: State) -> None:
         if origin in self.frame.created and origin not in st.called:
-            st.compiles[node] = st.reads
+            st.compiles[node] = self._event(node)
         st.called = st.called | {origin}
 
     def _put(self, key: str | None, values: Sequence[Value], st: State) -> None:
@@ -1048,9 +1134,7 @@ class FlowAnalysis:
             return
         old = st.env.get(key)
         new = replace(item, container=True)
-        st.env[key] = join_values(old, new) if isinstance(old, JaxVal) else new
-        st.bound.add(key)
-        self._note_key(key)
+        self._set(st, key, join_values(old, new) if isinstance(old, JaxVal) else new)
 
     def _tree_map(self, node: cst.Call, values: list[Value], st: State) -> Value:
         fn = values[0] if values else None
@@ -1193,14 +1277,16 @@ class FlowAnalysis:
         self._active.add(key)
         entry = fn.node
         frame = Frame(func=fn, entry=entry)
-        st = State(pending={entry: EMPTY})
+        # What the caller left running, as one pseudo-site: the function waits for it when
+        # it syncs its arguments (or everything).
+        entered = self._event(entry)
+        st = State(pending={entry: entered})
         for name, value in params.items():
-            st.env[name] = JaxVal(covers=frozenset({entry})) if isinstance(value, JaxVal) else value
-            st.bound.add(name)
-        for x in _all_params(fn.node):
-            if x not in st.env:
-                st.env[x] = None
-                st.bound.add(x)
+            self._set(st, name, JaxVal(entered) if isinstance(value, JaxVal) else value)
+        for param in _params(fn.node):
+            frame.binds.setdefault(param.name.value, set()).add(param.name)
+            if param.name.value not in st.env:
+                self._set(st, param.name.value, None)
         saved_loc = self._loc
         self._frames.append(frame)
         try:
@@ -1320,6 +1406,7 @@ class FlowAnalysis:
         """Make ``st`` the join of paths that split inside one expression."""
         st.env, st.bound, st.pending = merged.env, merged.bound, merged.pending
         st.transferred, st.reads, st.live = merged.transferred, merged.reads, merged.live
+        st.timers = merged.timers
 
     def _eval_BooleanOperation(self, node: cst.BooleanOperation, st: State) -> Value:
         left = self._eval(node.left, st)
@@ -1361,7 +1448,7 @@ class FlowAnalysis:
             # An element of a Python container. Waiting for the last one (``outs[-1]``) waits
             # for all; waiting for a fixed earlier one (``outs[0]``) not for those after it.
             if len(keys) == 1 and isinstance(keys[0], cst.Integer):
-                return replace(base, covers=base.covers - base.origin)
+                return replace(base, uncovered=base.uncovered | base.origin)
             return base
         return self._dispatch(node, [base], st)
 
@@ -1426,6 +1513,7 @@ class FlowAnalysis:
         targets = set(st.env) - set(saved)
         for k in targets:
             del st.env[k]
+            st.timers.pop(k, None)
         for k, v in saved.items():
             if k in st.env and not isinstance(st.env[k], JaxVal):
                 st.env[k] = v
@@ -1443,14 +1531,22 @@ class FlowAnalysis:
         return self._eval(node.expression, st)
 
 
-def _all_params(node: cst.FunctionDef | cst.Lambda) -> Iterator[str]:
+def _first(entry: tuple[int, object]) -> int:
+    return entry[0]
+
+
+def _params(node: cst.FunctionDef | cst.Lambda) -> Iterator[cst.Param]:
     p = node.params
-    for x in (*p.posonly_params, *p.params, *p.kwonly_params):
-        yield x.name.value
+    yield from (*p.posonly_params, *p.params, *p.kwonly_params)
     if isinstance(p.star_arg, cst.Param):
-        yield p.star_arg.name.value
+        yield p.star_arg
     if p.star_kwarg is not None:
-        yield p.star_kwarg.name.value
+        yield p.star_kwarg
+
+
+def _all_params(node: cst.FunctionDef | cst.Lambda) -> Iterator[str]:
+    for param in _params(node):
+        yield param.name.value
 
 
 class _YieldFinder(cst.CSTVisitor):

@@ -6,13 +6,14 @@ work?" for one kind of mistake, or None when no edit is safe to make mechanicall
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from bisect import bisect_left
 from dataclasses import dataclass
 
 import libcst as cst
 
-from jaxlint.analysis.flow import FlowAnalysis, HarnessUse, Region, StmtLoc
-from jaxlint.analysis.values import Site
+from jaxlint.analysis.flow import FlowAnalysis, HarnessUse, Region, Snapshot, StmtLoc
+from jaxlint.analysis.values import JaxVal, Site
 
 
 @dataclass(frozen=True)
@@ -83,11 +84,15 @@ def results_to_sync(flow: FlowAnalysis, region: Region, todo: frozenset[Site], o
     """The region's results: names bound to values no other pending value was computed
     from, plus dropped results to wrap in place; and the work they leave uncovered."""
     snap = region.snapshot
-    bound = snap.bound or frozenset()
+    ticks = snap.ticks
+
+    def covered_by(v: JaxVal, sites: Iterable[Site]) -> set[Site]:
+        return {s for s in sites if s in ticks and v.covers(s, ticks[s])}
+
     # A name holds a result of the region when the run it holds is the latest of its site
     # (in a loop, ``prev = u`` holds the previous round's run of the same call).
     cands = {name: v for name, v in snap.holders.items()
-             if v.origin & v.covers & todo and name in bound}
+             if name not in snap.unbound and covered_by(v, v.origin & todo)}
     plain = frozenset().union(*(v.origin for v in cands.values() if not v.container))
     chosen = []
     for name, v in cands.items():
@@ -97,7 +102,8 @@ def results_to_sync(flow: FlowAnalysis, region: Region, todo: frozenset[Site], o
         # pending): syncing ``z`` waits for ``y``. "Later" is by dispatch order, which keeps a
         # loop-carried value (``params``) over what its next step consumed.
         # Outputs of one call (``w, loss = step(w)``) are siblings, not inputs of each other.
-        if any(o != name and v.origin <= w.deps and v.origin <= w.covers
+        if any(o != name and v.origin <= w.deps
+               and all(w.covers(s, ticks.get(s, v.tick)) for s in v.origin)
                and not v.origin & w.origin for o, w in cands.items()):
             continue
         chosen.append(name)
@@ -106,22 +112,37 @@ def results_to_sync(flow: FlowAnalysis, region: Region, todo: frozenset[Site], o
 
     def first(name: str) -> tuple[tuple[int, int], tuple[int, int]]:
         made = min((order.get(s, (0, 0)) for s in cands[name].origin), default=(0, 0))
-        bound_at = [order.get(t, (0, 0)) for t in snap.binds.get(name, ())]
-        return made, max((p for p in bound_at if p < stop), default=(0, 0))
+        bound_at = _bind_positions(flow, snap, name, order)
+        i = bisect_left(bound_at, stop)
+        return made, bound_at[i - 1] if i else (0, 0)
 
     chosen.sort(key=lambda n: (first(n), n))
     covered: set[Site] = set()
     for name in chosen:
-        covered |= cands[name].covers
+        covered |= covered_by(cands[name], todo)
     wraps: list[cst.Expr] = []
     for site in sorted(todo - covered, key=lambda s: order.get(s, (0, 0)), reverse=True):
         stmt = flow.bare.get(site)
         if site in covered or stmt is None:
             continue
         wraps.append(stmt)
-        covered |= flow.bare_covers.get(site, frozenset({site}))
+        bare = JaxVal(flow.bare_ticks.get(site, -1))
+        covered |= covered_by(bare, todo) | {site}
     wraps.reverse()
     return chosen, wraps, set(todo) - covered
+
+
+def _bind_positions(flow: FlowAnalysis, snap: Snapshot, name: str, order: Order
+                    ) -> list[tuple[int, int]]:
+    """The sorted positions where ``name`` is bound in the frames of ``snap``, computed once
+    per frame: a name bound in each of thousands of regions would otherwise cost each
+    region the whole list."""
+    key = (snap.frames_key, name)
+    cache: dict[object, list[tuple[int, int]]] = flow.plan_cache
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = sorted(order.get(t, (0, 0)) for t in snap.binds_of(name))
+    return found
 
 
 def sync_before_stop(flow: FlowAnalysis, region: Region, order: Order) -> FixPlan | None:
@@ -258,11 +279,15 @@ def warm_up_before_start(flow: FlowAnalysis, region: Region, call: cst.Call, ord
     if "\n" in code or "\r" in code:
         return None
     call_pos = order.get(call, (0, 0))
-    binds = flow.snapshots[region.stop].binds if region.stop in flow.snapshots else {}
+    stop_snap = flow.snapshots.get(region.stop)
     for name in _free_names(call):
-        if any(start_pos < order.get(t, (0, 0)) < call_pos for t in binds.get(name, ())):
+        binds = stop_snap.binds_of(name) if stop_snap is not None else ()
+        if any(start_pos < order.get(t, (0, 0)) < call_pos for t in binds):
             return None  # (re)bound inside the region: the warm-up would see another value
-        known = name in (snap.bound or ()) or name in flow.globals or flow.is_external(name)
+        # Bound before the start in its frame (a parameter, an earlier assignment), a
+        # module global or an import: the warm-up before the start can name it.
+        known = (any(order.get(t, (0, 0)) < start_pos for t in snap.binds_of(name))
+                 or name in flow.globals or flow.is_external(name))
         if not known:
             return None
     return FixPlan((InsertSync(loc.node, (code,), alone=True),), unsafe=True)

@@ -24,16 +24,25 @@ EMPTY: frozenset[Site] = frozenset()
 class JaxVal:
     """A (pytree of) JAX array(s), maybe not yet computed.
 
-    ``covers``: sites that are finished once this value is ready (dispatched no later).
+    ``tick``: when it was dispatched, on the analysis' clock (see ``State``). Work runs in
+    dispatch order, so once this value is ready every pending site dispatched at or before
+    ``tick`` is finished too, except the sites in ``uncovered``.
     ``origin``: the sites that produced this value.
     ``deps``: sites whose results this value was computed from (data flow).
     ``container``: a Python container the value was put in (``results.append(y)``).
+    ``uncovered``: sites of ``origin`` not finished when this value is (``outs[0]`` of a list
+    filled in a loop does not wait for the later elements).
     """
 
-    covers: frozenset[Site] = EMPTY
+    tick: int = -1
     origin: frozenset[Site] = EMPTY
     deps: frozenset[Site] = EMPTY
     container: bool = False
+    uncovered: frozenset[Site] = EMPTY
+
+    def covers(self, site: Site, tick: int) -> bool:
+        """Whether waiting for this value waits for ``site``, last dispatched at ``tick``."""
+        return tick <= self.tick and site not in self.uncovered
 
 
 INPUT = JaxVal()  # a JAX value made outside the code being analysed; nothing pending on it
@@ -149,9 +158,7 @@ def join_values(a: Value, b: Value) -> Value:
     if a is b or a == b:
         return a
     if isinstance(a, JaxVal) and isinstance(b, JaxVal):
-        return JaxVal(
-            a.covers | b.covers, a.origin | b.origin, a.deps | b.deps, a.container or b.container
-        )
+        return join_jax(a, b)
     if isinstance(a, TimerRead) and isinstance(b, TimerRead):
         return TimerRead(a.sites | b.sites)
     if a is None:
@@ -166,67 +173,99 @@ def join_values(a: Value, b: Value) -> Value:
     return a
 
 
+def _still_uncovered(a: JaxVal, b: JaxVal) -> frozenset[Site]:
+    """``a``'s uncovered sites that waiting for ``b`` does not finish either. ``b`` finishes
+    a site of ``a.origin`` (dispatched by ``a.tick``) for sure only when ``b.tick >= a.tick``."""
+    if not a.uncovered:
+        return EMPTY
+    return frozenset(u for u in a.uncovered if u in b.uncovered or b.tick < a.tick)
+
+
+def join_jax(a: JaxVal, b: JaxVal) -> JaxVal:
+    """A value that is ``a`` on some paths and ``b`` on others, or a pytree of both: waiting
+    for it waits for what either one covers."""
+    return JaxVal(max(a.tick, b.tick), a.origin | b.origin, a.deps | b.deps,
+                  a.container or b.container, _still_uncovered(a, b) | _still_uncovered(b, a))
+
+
 def union_jax(values: Iterable[Value]) -> JaxVal | None:
     """The pytree of all JAX values among ``values`` (a tuple, a list, call arguments)."""
-    found = [v for v in values if isinstance(v, JaxVal)]
-    if not found:
+    out: JaxVal | None = None
+    for v in values:
+        if isinstance(v, JaxVal):
+            out = v if out is None else join_jax(out, v)
+    if out is None:
         return None
-    covers = frozenset().union(*(v.covers for v in found))
-    origin = frozenset().union(*(v.origin for v in found))
-    deps = frozenset().union(*(v.deps for v in found))
-    return JaxVal(covers, origin, deps)
+    return replace(out, container=False) if out.container else out
+
+
+Ticks = dict  # of Site -> int: the tick of a site's latest dispatch (or event)
 
 
 @dataclass
 class State:
     """What is known at one program point, on all paths that reach it.
 
+    Time is the analysis' own clock: every dispatch, timer read and other event gets the next
+    *tick*, a number that only grows. Work runs in dispatch order, so "which work is still
+    running, dispatched after which timer read" needs no sets of earlier reads per site: a
+    site is inside a region when its tick is greater than the start read's tick.
+
     ``env``: what local names (and ``a.b`` attribute paths) hold.
     ``bound``: names bound on every path (safe to name in an inserted sync).
-    ``pending``: work not yet waited for -> the timer reads made before it was dispatched.
-    ``transferred``: work waited for only by a host transfer -> the same timer reads.
-    ``reads``: timer calls executed so far.
+    ``pending``: work not yet waited for -> the tick of its latest dispatch.
+    ``transferred``: work waited for only by a host transfer -> the same tick.
+    ``reads``: timer calls executed so far -> the tick of the latest execution.
+    ``timers``: names holding a timer reading -> the timer calls that may have made it.
     ``called``: jitted functions (by origin) called or compiled on every path so far.
-    ``compiles``: first calls of jitted functions (call sites) -> timer reads before them.
-    ``idle_syncs``: syncs that waited for no pending work -> timer reads before them.
+    ``compiles``: first calls of jitted functions (call sites) -> when.
+    ``idle_syncs``: syncs that waited for no pending work -> when.
+
+    Paths join by taking, for each entry, the latest tick: the union of what each path
+    leaves running, as seen by a read made after both.
     """
 
     env: dict[str, Value] = field(default_factory=dict)
     bound: set[str] = field(default_factory=set)  # grown in place: copy() copies it
-    pending: dict[Site, frozenset[Site]] = field(default_factory=dict)
-    transferred: dict[Site, frozenset[Site]] = field(default_factory=dict)
-    reads: frozenset[Site] = EMPTY
+    pending: Ticks[Site, int] = field(default_factory=dict)
+    transferred: Ticks[Site, int] = field(default_factory=dict)
+    reads: Ticks[Site, int] = field(default_factory=dict)
+    timers: dict[str, frozenset[Site]] = field(default_factory=dict)
     called: frozenset[Site] = EMPTY
-    compiles: dict[Site, frozenset[Site]] = field(default_factory=dict)
-    idle_syncs: dict[Site, frozenset[Site]] = field(default_factory=dict)
+    compiles: Ticks[Site, int] = field(default_factory=dict)
+    idle_syncs: Ticks[Site, int] = field(default_factory=dict)
     live: bool = True
 
     def copy(self) -> State:
         return replace(self, env=dict(self.env), bound=set(self.bound), pending=dict(self.pending),
-                       transferred=dict(self.transferred), compiles=dict(self.compiles),
+                       transferred=dict(self.transferred), reads=dict(self.reads),
+                       timers=dict(self.timers), compiles=dict(self.compiles),
                        idle_syncs=dict(self.idle_syncs))
 
-    def tagged(self) -> tuple[dict[Site, frozenset[Site]], ...]:
-        """The tables whose entries carry the timer reads made before them."""
+    def tagged(self) -> tuple[Ticks[Site, int], ...]:
+        """The tables whose entries a region can contain (by their ticks)."""
         return self.pending, self.transferred, self.compiles, self.idle_syncs
 
-    def same_as(self, other: State) -> bool:
-        return (
-            self.live == other.live
-            and self.env == other.env
-            and self.bound == other.bound
-            and self.pending == other.pending
-            and self.transferred == other.transferred
-            and self.reads == other.reads
-            and self.called == other.called
-            and self.compiles == other.compiles
-            and self.idle_syncs == other.idle_syncs
-        )
+    def shape(self) -> tuple[object, ...]:
+        """The state with its ticks replaced by their order: two rounds of a loop that leave
+        the same things running in the same order have the same shape (a fixed point)."""
+        ticks: set[int] = set()
+        for table in (*self.tagged(), self.reads):
+            ticks.update(table.values())
+        jax_ticks = {v.tick for v in self.env.values() if isinstance(v, JaxVal)}
+        rank = {t: i for i, t in enumerate(sorted(ticks | jax_ticks))}
+        env = {k: replace(v, tick=rank[v.tick]) if isinstance(v, JaxVal) else v
+               for k, v in self.env.items()}
+        tables = tuple({k: rank[t] for k, t in table.items()}
+                       for table in (*self.tagged(), self.reads))
+        return self.live, env, self.bound, tables, self.timers, self.called
 
 
-def _merge_tags(a: dict[Site, frozenset[Site]], b: dict[Site, frozenset[Site]]) -> None:
-    for site, tags in b.items():
-        a[site] = a.get(site, EMPTY) | tags
+def _merge_ticks(a: Ticks[Site, int], b: Ticks[Site, int]) -> None:
+    for site, tick in b.items():
+        old = a.get(site)
+        if old is None or tick > old:
+            a[site] = tick
 
 
 def join_states(states: Iterable[State]) -> State:
@@ -239,7 +278,9 @@ def join_states(states: Iterable[State]) -> State:
             out.env[name] = join_values(out.env.get(name), value) if name in out.env else value
         out.bound &= other.bound
         for mine, theirs in zip(out.tagged(), other.tagged()):
-            _merge_tags(mine, theirs)
-        out.reads |= other.reads
+            _merge_ticks(mine, theirs)
+        _merge_ticks(out.reads, other.reads)
+        for name, sites in other.timers.items():
+            out.timers[name] = out.timers.get(name, EMPTY) | sites
         out.called &= other.called
     return out
