@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+from contextlib import contextmanager
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import cast
@@ -11,7 +12,7 @@ from typing import cast
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from jaxlint.analysis.flow import FlowAnalysis
+from jaxlint.analysis.flow import FlowAnalysis, TooComplex
 from jaxlint.analysis.plans import FixPlan
 from jaxlint.analysis.values import Value
 from jaxlint.errors import SourceError, check_nesting, encoding_problem
@@ -24,6 +25,7 @@ Source = str | bytes
 
 MAX_FIX_ROUNDS = 4
 TOO_DEEP_TO_ANALYSE = "too deeply nested to analyse"
+TOO_COMPLEX = "too complex to analyse"
 
 __all__ = ["FixResult", "Settings", "SourceError", "fix_source", "lint_source", "might_matter"]
 
@@ -123,12 +125,23 @@ def _analyse(
     noqa = NoqaIndex(text)
     if settings.honour_noqa and file_is_skipped(noqa.lines):
         return module, []
-    try:
+    with _analysis_limits():
         return module, _report(module, text, noqa, path, settings)
+
+
+@contextmanager
+def _analysis_limits() -> Iterator[None]:
+    """Whatever stops the analysis of one file becomes that file's one error line, whichever
+    front end asked (CLI, flake8, the API): source nested deeper than the interpretation
+    recurses (a few hundred levels), a file beyond the analysis budget, memory running out."""
+    try:
+        yield
     except RecursionError:
-        # Source nested deeper than the interpretation recurses (a few hundred levels):
-        # one error for this file, whichever front end asked (CLI, flake8, the API).
         raise SourceError(TOO_DEEP_TO_ANALYSE, None) from None
+    except TooComplex as exc:
+        raise SourceError(f"{TOO_COMPLEX} ({exc})", None) from None
+    except MemoryError:
+        raise SourceError(f"{TOO_COMPLEX} (out of memory)", None) from None
 
 
 def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings: Settings
@@ -181,7 +194,8 @@ def exports_of(source: Source, settings: Settings) -> dict[str, Value]:
     module = parse(source)
     # the text as in _analyse: without it the analysis would generate it from the tree
     text = source if isinstance(source, str) else source.decode(module.encoding)
-    return _flow(module, settings, text)[0].exports()
+    with _analysis_limits():
+        return _flow(module, settings, text)[0].exports()
 
 
 def _parses_like(original: Source, fixed: Source, path: str) -> bool:
@@ -231,10 +245,8 @@ def fix_source(
         # (0.6 s) than most files cost to check.
         from jaxlint.fixer import apply_plans
 
-        try:
+        with _analysis_limits():  # libcst's transformer, on the same source
             fixed_module = apply_plans(module, plans)
-        except RecursionError:  # libcst's transformer, on the same deep source
-            raise SourceError(TOO_DEEP_TO_ANALYSE, None) from None
         candidate: Source = (
             fixed_module.bytes if isinstance(source, bytes) else fixed_module.code
         )

@@ -17,7 +17,7 @@ from __future__ import annotations
 import builtins
 import textwrap
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
@@ -47,8 +47,20 @@ from jaxlint.analysis.values import (
     union_jax,
 )
 
+Event = tuple[int, Site, int]  # (tick, site, kind)
+COMPILE, IDLE = 0, 1
+
 MAX_LOOP_ROUNDS = 6
 MAX_CALL_DEPTH = 12
+# The last line of defence against a file that would take the analysis minutes or gigabytes:
+# statements and expressions interpreted, and entries recorded in snapshots. The largest file
+# of the benchmark corpus needs a few hundred thousand steps (benchmarks/RESULTS.md).
+MAX_STEPS = 5_000_000
+MAX_RECORDED = 2_000_000
+
+
+class TooComplex(Exception):
+    """The file needs more analysis than the budget allows; the message says which part."""
 
 
 @dataclass(frozen=True)
@@ -71,12 +83,11 @@ class Snapshot:
 
     pending: dict[Site, frozenset[Site]] = field(default_factory=dict)
     transferred: dict[Site, frozenset[Site]] = field(default_factory=dict)
-    compiles: dict[Site, frozenset[Site]] = field(default_factory=dict)
-    idle_syncs: dict[Site, frozenset[Site]] = field(default_factory=dict)
     ticks: dict[Site, int] = field(default_factory=dict)
     holders: dict[str, JaxVal] = field(default_factory=dict)
     unbound: set[str] = field(default_factory=set)  # holders not bound on every path
     _binds: list[Mapping[str, set[cst.CSTNode]]] = field(default_factory=list)
+    _windows: list[tuple[list[Event], dict[Site, int], int]] = field(default_factory=list)
 
     def binds_of(self, name: str) -> set[cst.CSTNode]:
         """Where ``name`` is bound in the frames the read ran in (all of each frame's binds,
@@ -95,10 +106,30 @@ class Snapshot:
             self._binds.append(binds)
 
     def record(self, site: Site, tick: int, table: int, tags: frozenset[Site]) -> None:
-        mine = (self.pending, self.transferred, self.compiles, self.idle_syncs)[table]
+        mine = (self.pending, self.transferred)[table]
         mine[site] = mine.get(site, EMPTY) | tags
         if tick > self.ticks.get(site, -1):
             self.ticks[site] = tick
+
+    def add_window(self, events: list[Event], starts: dict[Site, int], now: int) -> None:
+        self._windows.append((events, starts, now))
+
+    def events_in(self, starts: Collection[Site], kind: int) -> frozenset[Site]:
+        """The events of ``kind`` after one of ``starts`` and before this read, in the frame
+        the read ran in: the frame's events are in tick order, so each execution of the
+        read looks only at its own window of them."""
+        out: set[Site] = set()
+        for events, ticks, now in self._windows:
+            lows = [ticks[s] for s in starts if s in ticks]
+            if not lows:
+                continue
+            i = bisect_right(events, min(lows), key=_first)
+            for tick, site, what in events[i:]:
+                if tick > now:
+                    break
+                if what == kind:
+                    out.add(site)
+        return frozenset(out)
 
     def hold(self, name: str, value: JaxVal, bound: bool) -> None:
         if not bound:
@@ -131,6 +162,8 @@ class Frame:
     loops: list[tuple[list[State], list[State]]] = field(default_factory=list)
     did_work: bool = False
     created: set[Site] = field(default_factory=set)  # jitted functions made in this frame
+    # Events a region may contain, in tick order: first (compiling) calls, idle syncs.
+    events: list[Event] = field(default_factory=list)
     jit_calls: set[Site] = field(default_factory=set)
     binds: dict[str, set[cst.CSTNode]] = field(default_factory=dict)  # name -> its targets
 
@@ -212,6 +245,9 @@ class FlowAnalysis:
         self._journal: list[tuple[int, Site]] = []
         self._bound_at: list[tuple[int, str]] = []
         self.steps = 0
+        self.recorded = 0
+        self.max_steps = MAX_STEPS
+        self.max_recorded = MAX_RECORDED
         self.extras = extras
         self.index = index or {}
         self.globals: dict[str, Value] = {}
@@ -291,7 +327,7 @@ class FlowAnalysis:
 
             out.append(Region(stop, frozenset(starts), self.where[stop],
                               inside(snap.pending, starts), inside(snap.transferred, starts),
-                              inside(snap.compiles, starts), inside(snap.idle_syncs, starts),
+                              snap.events_in(starts, COMPILE), snap.events_in(starts, IDLE),
                               snap))
         return out
 
@@ -396,7 +432,7 @@ class FlowAnalysis:
                     waited = True
                     del st.transferred[work]
         if site is not None and not transfer and not waited and (st.pending or st.transferred):
-            st.idle_syncs[site] = self._event(site)
+            self.frame.events.append((self._tick(), site, IDLE))
 
     def _sync_all(self, st: State, transfer: bool = False) -> None:
         self._sync(JaxVal(self._now), st, transfer)
@@ -422,22 +458,32 @@ class FlowAnalysis:
                 tick = st.reads.get(start)
                 if tick is not None:
                     starts[start] = tick
+        # A read no name holds can start no later region: forget it, so that the state
+        # does not grow with every read of the file (the read being made is added back, so
+        # ``st.reads`` still says whether this frame has read a clock).
+        if len(st.reads) > len(starts):
+            st.reads = dict(starts)
         if not starts:
             return
+        snap.add_window(self.frame.events, starts, self._now)
         floor = min(starts.values())
-        tables = st.tagged()
-        seen: set[Site] = set()
         journal = self._journal
-        for i in range(bisect_right(journal, floor, key=_first), len(journal)):
-            site = journal[i][1]
-            if site in seen:
-                continue
-            seen.add(site)
-            for which, table in enumerate(tables):
+        first = bisect_right(journal, floor, key=_first)
+        for which, table in enumerate(st.tagged()):
+            # The work after the floor: from the journal or from the table, whichever is
+            # shorter (a total timer around a whole file keeps the floor at its start).
+            if len(table) <= len(journal) - first:
+                found: Iterable[Site] = [s for s, t in table.items() if t > floor]
+            else:
+                found = dict.fromkeys(journal[i][1] for i in range(first, len(journal)))
+            for site in found:
                 tick = table.get(site)
                 if tick is not None and tick > floor:
                     tags = frozenset(s for s, t in starts.items() if t < tick)
                     snap.record(site, tick, which, tags)
+                    self.recorded += 1
+        if self.recorded > self.max_recorded:
+            raise TooComplex(f"more than {self.max_recorded:,} pending values at timer reads")
         names: set[str] = set()
         bound_at = self._bound_at
         for i in range(bisect_right(bound_at, floor, key=_first), len(bound_at)):
@@ -526,6 +572,7 @@ class FlowAnalysis:
         return self._exec_stmt(suite, st)
 
     def _exec_stmt(self, stmt: cst.CSTNode, st: State) -> State:
+        self._step()
         if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             for small in stmt.body:
                 if not st.live:
@@ -643,6 +690,7 @@ class FlowAnalysis:
         breaks: list[State] = []
         last_ends: list[State] = []
         exit_state = head
+        since = self._now
         for _ in range(MAX_LOOP_ROUNDS):
             cond = head.copy()
             if test is not None:
@@ -658,7 +706,7 @@ class FlowAnalysis:
             breaks.extend(brk)
             last_ends = [s for s in [end, *cont, *brk] if s.live]
             new_head = join_states([head, end, *cont])
-            if new_head.shape() == head.shape():
+            if new_head.same_shape(head, since):
                 break
             head = new_head
         infinite = isinstance(test, cst.Name) and test.value == "True"
@@ -783,7 +831,13 @@ class FlowAnalysis:
         return st
 
     # ------------------------------------------------------------------ expressions
+    def _step(self) -> None:
+        self.steps += 1
+        if self.steps > self.max_steps:
+            raise TooComplex(f"more than {self.max_steps:,} analysis steps")
+
     def _eval(self, node: cst.BaseExpression, st: State) -> Value:
+        self._step()
         method = getattr(self, "_eval_" + type(node).__name__, None)
         if method is None:
             for child in node.children:
@@ -1125,7 +1179,7 @@ class FlowAnalysis:
 
     def _first_call(self, origin: Site, node: Site, st: State) -> None:
         if origin in self.frame.created and origin not in st.called:
-            st.compiles[node] = self._event(node)
+            self.frame.events.append((self._tick(), node, COMPILE))
         st.called = st.called | {origin}
 
     def _put(self, key: str | None, values: Sequence[Value], st: State) -> None:

@@ -218,8 +218,9 @@ class State:
     ``reads``: timer calls executed so far -> the tick of the latest execution.
     ``timers``: names holding a timer reading -> the timer calls that may have made it.
     ``called``: jitted functions (by origin) called or compiled on every path so far.
-    ``compiles``: first calls of jitted functions (call sites) -> when.
-    ``idle_syncs``: syncs that waited for no pending work -> when.
+
+    Events that a region contains but that are not state (a first, compiling call; a sync
+    that waited for nothing) are kept in the frame's ``events``, in order, not here.
 
     Paths join by taking, for each entry, the latest tick: the union of what each path
     leaves running, as seen by a read made after both.
@@ -232,33 +233,57 @@ class State:
     reads: Ticks[Site, int] = field(default_factory=dict)
     timers: dict[str, frozenset[Site]] = field(default_factory=dict)
     called: frozenset[Site] = EMPTY
-    compiles: Ticks[Site, int] = field(default_factory=dict)
-    idle_syncs: Ticks[Site, int] = field(default_factory=dict)
     live: bool = True
 
     def copy(self) -> State:
         return replace(self, env=dict(self.env), bound=set(self.bound), pending=dict(self.pending),
                        transferred=dict(self.transferred), reads=dict(self.reads),
-                       timers=dict(self.timers), compiles=dict(self.compiles),
-                       idle_syncs=dict(self.idle_syncs))
+                       timers=dict(self.timers))
 
     def tagged(self) -> tuple[Ticks[Site, int], ...]:
         """The tables whose entries a region can contain (by their ticks)."""
-        return self.pending, self.transferred, self.compiles, self.idle_syncs
+        return self.pending, self.transferred
 
-    def shape(self) -> tuple[object, ...]:
-        """The state with its ticks replaced by their order: two rounds of a loop that leave
-        the same things running in the same order have the same shape (a fixed point)."""
-        ticks: set[int] = set()
-        for table in (*self.tagged(), self.reads):
-            ticks.update(table.values())
-        jax_ticks = {v.tick for v in self.env.values() if isinstance(v, JaxVal)}
-        rank = {t: i for i, t in enumerate(sorted(ticks | jax_ticks))}
-        env = {k: replace(v, tick=rank[v.tick]) if isinstance(v, JaxVal) else v
-               for k, v in self.env.items()}
-        tables = tuple({k: rank[t] for k, t in table.items()}
-                       for table in (*self.tagged(), self.reads))
-        return self.live, env, self.bound, tables, self.timers, self.called
+    def same_shape(self, other: State, since: int) -> bool:
+        """Whether two rounds of a loop that began at tick ``since`` left the same state:
+        the same values, and the ticks made in the loop in the same order (their numbers
+        grow every round). Entries older than the loop are the same objects in both, so
+        only what the loop made is ordered: the cost is the loop's, not the file's."""
+        if (self.live != other.live or self.env.keys() != other.env.keys()
+                or self.bound != other.bound or self.timers != other.timers
+                or self.called != other.called):
+            return False
+        pairs: list[tuple[int, int]] = []
+        for key, mine in self.env.items():
+            theirs = other.env[key]
+            if mine is theirs:
+                if isinstance(mine, JaxVal) and mine.tick > since:
+                    pairs.append((mine.tick, mine.tick))
+                continue
+            if isinstance(mine, JaxVal) and isinstance(theirs, JaxVal):
+                if replace(mine, tick=0) != replace(theirs, tick=0):
+                    return False
+                pairs.append((mine.tick, theirs.tick))
+            elif mine != theirs:
+                return False
+        for mine_t, theirs_t in ((self.pending, other.pending),
+                                 (self.transferred, other.transferred),
+                                 (self.reads, other.reads)):
+            if mine_t.keys() != theirs_t.keys():
+                return False
+            for site, tick in mine_t.items():
+                if tick > since or theirs_t[site] > since:
+                    pairs.append((tick, theirs_t[site]))
+                elif tick != theirs_t[site]:
+                    return False
+        pairs.sort()
+        for (a1, b1), (a2, b2) in zip(pairs, pairs[1:]):
+            if (a1 == a2) != (b1 == b2) or b2 < b1:
+                return False
+        return all((a > since) == (b > since) for a, b in pairs)
+
+
+_MISSING = object()
 
 
 def _merge_ticks(a: Ticks[Site, int], b: Ticks[Site, int]) -> None:
@@ -274,8 +299,11 @@ def join_states(states: Iterable[State]) -> State:
         return State(live=False)
     out = live[0].copy()
     for other in live[1:]:
+        env = out.env
         for name, value in other.env.items():
-            out.env[name] = join_values(out.env.get(name), value) if name in out.env else value
+            mine = env.get(name, _MISSING)
+            if mine is not value:
+                env[name] = value if mine is _MISSING else join_values(mine, value)
         out.bound &= other.bound
         for mine, theirs in zip(out.tagged(), other.tagged()):
             _merge_ticks(mine, theirs)

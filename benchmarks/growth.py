@@ -1,0 +1,199 @@
+"""How jaxlint's cost grows with the size of one file: generated files of N regions, N
+pending values, N notebook cells, measured at N = 100, 400, 1,500 and 6,000.
+
+    python benchmarks/growth.py              # measure, print, write the section of RESULTS.md
+    python benchmarks/growth.py --sizes 100,400 --no-write
+
+Each case runs ``jaxlint --no-cache -j1 -q FILE`` (``--fix`` for the notebook's fix case) in
+a fresh process, ``--rounds`` times, and keeps the median wall time, the median CPU time and
+the largest peak RSS of the process (``os.wait4``). The section it writes in RESULTS.md
+(between the ``growth`` markers) gives, for each step from N to 4N, the growth of the time
+as a ratio: linear cost reads about 4x. ``tests/test_growth.py`` asserts the same ratio for
+the analysis alone, in process, at small N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "RESULTS.md"
+START, END = "<!-- growth:start -->", "<!-- growth:end -->"
+HEADER = ["import time", "import jax", "import jax.numpy as jnp", "",
+          "f = jax.jit(lambda a: a @ a)", "x = jnp.ones((64, 64))", ""]
+
+
+def sequential_regions(n: int) -> str:
+    """N regions one after the other, none synced: every earlier result is still pending at
+    every later read."""
+    lines = list(HEADER)
+    for i in range(n):
+        lines += ["t = time.perf_counter()", "y = f(x)", f"e{i} = time.perf_counter() - t"]
+    return "\n".join(lines) + "\n"
+
+
+def regions_with_branches(n: int) -> str:
+    """N regions with a loop and a branch each, and a total timer around all of them: the
+    joins, the fixed points and a start that stays live for the whole file."""
+    lines = [*HEADER, "total = time.perf_counter()"]
+    for i in range(n):
+        lines += [
+            "t = time.perf_counter()",
+            "for _ in range(3):",
+            "    y = f(x)",
+            f"if {i} % 2:",
+            "    y = y + 1",
+            "jax.block_until_ready(y)",
+            f"e{i} = time.perf_counter() - t",
+        ]
+    lines.append("print(time.perf_counter() - total)")
+    return "\n".join(lines) + "\n"
+
+
+def pending_values(n: int) -> str:
+    """N unsynced values, then one timed region."""
+    lines = ["import time", "import jax.numpy as jnp", ""]
+    lines += [f"z_{i} = jnp.ones(3) * {i}" for i in range(n)]
+    lines += ["t = time.perf_counter()", "y = jnp.ones(3) * 2", "print(time.perf_counter() - t)"]
+    return "\n".join(lines) + "\n"
+
+
+def notebook_cells(n: int) -> str:
+    """A notebook of N one-line cells, then one timed region."""
+    sources = [["import time\n", "import jax.numpy as jnp"]]
+    sources += [[f"z_{i} = jnp.ones(3) * {i}"] for i in range(n)]
+    sources.append(["t = time.perf_counter()\n", "y = jnp.ones(3) * 2\n",
+                    "print(time.perf_counter() - t)"])
+    cells = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {},
+              "outputs": [], "source": src} for i, src in enumerate(sources)]
+    nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(nb, indent=1) + "\n"
+
+
+CASES: dict[str, tuple[Callable[[int], str], str, bool]] = {
+    # key: (generator, suffix, --fix)
+    "sequential regions": (sequential_regions, ".py", False),
+    "regions with loops, branches, a total timer": (regions_with_branches, ".py", False),
+    "pending values, then one region": (pending_values, ".py", False),
+    "notebook cells, then one region": (notebook_cells, ".ipynb", False),
+    "notebook cells, --fix": (notebook_cells, ".ipynb", True),
+}
+
+
+def run_once(cmd: list[str], timeout: float) -> dict[str, float | int | None]:
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = start + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() > deadline:
+            proc.kill()
+            pid, status, usage = os.wait4(proc.pid, 0)
+            return {"wall": None, "cpu": None, "rss_mb": usage.ru_maxrss / 1024, "rc": None}
+        time.sleep(0.005)
+    wall = time.perf_counter() - start
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+            "rss_mb": usage.ru_maxrss / 1024, "rc": os.waitstatus_to_exitcode(status)}
+
+
+def measure(sizes: list[int], rounds: int, timeout: float, jaxlint: list[str]) -> list[dict]:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (gen, suffix, fix) in CASES.items():
+            for n in sizes:
+                text = gen(n)
+                path = Path(tmp) / f"case{suffix}"
+                samples = []
+                for _ in range(rounds):
+                    path.write_text(text)
+                    cmd = [*jaxlint, "--no-cache", "-j1", "-q", *(["--fix"] if fix else []),
+                           str(path)]
+                    samples.append(run_once(cmd, timeout))
+                    if samples[-1]["wall"] is None:
+                        break
+                done = [s for s in samples if s["wall"] is not None]
+                row = {
+                    "case": name, "n": n, "lines": text.count("\n"), "rounds": len(samples),
+                    "wall": statistics.median(s["wall"] for s in done) if done else None,
+                    "cpu": statistics.median(s["cpu"] for s in done) if done else None,
+                    "rss_mb": max(s["rss_mb"] for s in samples),
+                    "rc": sorted({s["rc"] for s in samples}, key=str),
+                }
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+    return rows
+
+
+def table(rows: list[dict]) -> str:
+    out = ["| case | N | lines | wall (median) | CPU | peak RSS | time vs N/4 | exit |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    prev: dict[str, dict] = {}
+    for r in rows:
+        p = prev.get(r["case"])
+        growth = "—"
+        if p and p["cpu"] and r["cpu"]:
+            growth = f"{r['cpu'] / p['cpu']:.1f}x for {r['n'] / p['n']:.2g}x N"
+        wall = "timed out" if r["wall"] is None else f"{r['wall']:.2f} s"
+        cpu = "—" if r["cpu"] is None else f"{r['cpu']:.2f} s"
+        out.append(f"| {r['case']} | {r['n']:,} | {r['lines']:,} | {wall} | {cpu} | "
+                   f"{r['rss_mb']:.0f} MB | {growth} | {', '.join(map(str, r['rc']))} |")
+        prev[r["case"]] = r
+    return "\n".join(out)
+
+
+def write_section(rows: list[dict], args: argparse.Namespace) -> None:
+    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    body = (
+        f"{START}\n## Growth with the size of one file\n\n"
+        f"Generated by `benchmarks/growth.py` on {stamp} ({platform.machine()}, "
+        f"{os.cpu_count()} cores, load {load:.1f} at the start; {args.rounds} rounds, "
+        "median). One file per row, `jaxlint --no-cache -j1 -q`. Targets (linear-cost "
+        "issue): 1,500 sequential regions under 5 s and 300 MB; 4,000 pending values then one "
+        "region under 2 s; the 3,000-cell notebook under 10 s; each 4x step of N at most "
+        "~4-6x the time. Exit 1 means findings, as expected; 2 would be an error.\n\n"
+        f"{table(rows)}\n{END}\n"
+    )
+    text = RESULTS.read_text() if RESULTS.exists() else ""
+    if START in text and END in text:
+        head, rest = text.split(START, 1)
+        text = head + body + rest.split(END, 1)[1].lstrip("\n")
+    else:
+        text = text.rstrip("\n") + "\n\n" + body
+    RESULTS.write_text(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="100,400,1500,6000")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--json", type=Path, default=HERE / "growth.json")
+    args = ap.parse_args(argv)
+    exe = shutil.which("jaxlint")
+    jaxlint = [exe] if exe else [sys.executable, "-m", "jaxlint"]
+    rows = measure([int(x) for x in args.sizes.split(",")], args.rounds, args.timeout, jaxlint)
+    print(table(rows))
+    if not args.no_write:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+        write_section(rows, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
