@@ -469,6 +469,7 @@ class FlowAnalysis:
         floor = min(starts.values())
         journal = self._journal
         first = bisect_right(journal, floor, key=_first)
+        oldest = self._now + 1
         for which, table in enumerate(st.tagged()):
             # The work after the floor: from the journal or from the table, whichever is
             # shorter (a total timer around a whole file keeps the floor at its start).
@@ -481,12 +482,15 @@ class FlowAnalysis:
                 if tick is not None and tick > floor:
                     tags = frozenset(s for s, t in starts.items() if t < tick)
                     snap.record(site, tick, which, tags)
+                    oldest = min(oldest, tick)
                     self.recorded += 1
         if self.recorded > self.max_recorded:
             raise TooComplex(f"more than {self.max_recorded:,} pending values at timer reads")
+        # The names that may hold a result to sync: bound after the oldest work recorded
+        # (a value covering that work was made, and so bound, after it).
         names: set[str] = set()
         bound_at = self._bound_at
-        for i in range(bisect_right(bound_at, floor, key=_first), len(bound_at)):
+        for i in range(bisect_right(bound_at, oldest, key=_first), len(bound_at)):
             name = bound_at[i][1]
             if name not in names:
                 names.add(name)
