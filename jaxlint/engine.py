@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 import warnings
-from contextlib import contextmanager
 from collections.abc import Collection, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import cast
 

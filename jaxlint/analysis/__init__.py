@@ -1,7 +1,8 @@
 """What the rules share: which calls are timers and JAX work, and where timed regions are.
 
 The question every rule asks, "is this region's JAX work finished when the clock is read?",
-is answered once, by ``flow.FlowAnalysis``; ``plans`` turns its answer into edits.
+is answered once, by ``flow.FlowAnalysis`` (an interpreter whose parts each have a module:
+``flow``'s docstring lists them in reading order); ``plans`` turns its answer into edits.
 (Imported lazily: ``analysis.names`` is needed before anything is parsed.)
 """
 

@@ -6,8 +6,8 @@ work?" for one kind of mistake, or None when no edit is safe to make mechanicall
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from bisect import bisect_left
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import libcst as cst

@@ -1,0 +1,495 @@
+"""Calls: of JAX APIs by qualified name, of jitted functions, and of the file's own
+functions, which are interpreted at each call with what the call passes in.
+
+A call of one of the file's functions is summarised (``Summary``: does it dispatch work,
+wait for it, return a JAX value, call jitted functions) and memoised by the function and the
+kinds of its arguments. A jitted function's first call on every path compiles (JAX105).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis import names
+from jaxlint.analysis.names import CallKind
+from jaxlint.analysis.state import State
+from jaxlint.analysis.syntax import (
+    YieldFinder,
+    all_params,
+    base_name,
+    dotted,
+    is_const_string,
+    params_of,
+)
+from jaxlint.analysis.timers import COMPILE, Event
+from jaxlint.analysis.values import (
+    INPUT,
+    BenchmarkFixture,
+    Func,
+    HarnessTimer,
+    Instance,
+    JaxCallable,
+    JaxVal,
+    Klass,
+    LibObject,
+    Lowered,
+    Ref,
+    Site,
+    TimerRead,
+    Transform,
+    Value,
+    join_values,
+    union_jax,
+)
+
+MAX_CALL_DEPTH = 12
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.flow import FlowAnalysis
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What calling a file's own function does, for one way of calling it."""
+
+    work: bool = False  # dispatches JAX work
+    waits: bool = False  # waits (with a real sync) for all work dispatched before it returns
+    waits_by_transfer: bool = False  # waits, but only through a host transfer
+    result: Value = None
+    jit_calls: frozenset[Site] = frozenset()  # jitted functions (by origin) it calls
+
+
+NOTHING = Summary()
+
+
+@dataclass
+class Frame:
+    func: Func | None
+    entry: Site | None = None
+    returns: list[tuple[State, Value]] = field(default_factory=list)
+    loops: list[tuple[list[State], list[State]]] = field(default_factory=list)
+    did_work: bool = False
+    created: set[Site] = field(default_factory=set)  # jitted functions made in this frame
+    # Events a region may contain, in tick order: first (compiling) calls, idle syncs.
+    events: list[Event] = field(default_factory=list)
+    jit_calls: set[Site] = field(default_factory=set)
+    binds: dict[str, set[cst.CSTNode]] = field(default_factory=dict)  # name -> its targets
+
+    @property
+    def closure(self) -> tuple[dict[str, Value], ...]:
+        if self.func is None or self.func.closure is None:
+            return ()
+        return self.func.closure
+
+
+class Calls:
+    """The calls part of ``FlowAnalysis`` (see the module docstring)."""
+
+    def _eval_Call(self: FlowAnalysis, node: cst.Call, st: State) -> Value:
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            key = dotted(func)
+            found = key is not None and self._lookup(key, st)[0]
+            root = base_name(func)
+            q = None
+            if not found and root is not None and not self._lookup(root, st)[0]:
+                q = self._qualified(func)
+            if q is not None:
+                return self._call_value(self._external(q), node, st)
+            if found:
+                assert key is not None
+                return self._call_value(self._lookup(key, st)[1], node, st)
+            base = self._eval(func.value, st)
+            return self._call_method(base, func.attr.value, dotted(func.value), node, st)
+        callee = self._eval(func, st)
+        return self._call_value(callee, node, st)
+
+    def _args(self: FlowAnalysis, node: cst.Call, st: State) -> list[tuple[str | None, str, Value]]:
+        out: list[tuple[str | None, str, Value]] = []
+        for arg in node.args:
+            value = self._eval(arg.value, st)
+            kw = arg.keyword.value if arg.keyword is not None else None
+            out.append((kw, arg.star, value))
+        return out
+
+    def _call_value(self: FlowAnalysis, callee: Value, node: cst.Call, st: State) -> Value:
+        if isinstance(callee, Ref):
+            return self._call_ref(callee.name, node, st)
+        args = self._args(node, st)
+        values = [v for _, _, v in args]
+        if isinstance(callee, JaxCallable):
+            self._note_call(callee, node, st)
+            result = self._dispatch(node, values, st)
+            if callee.synced:
+                self._sync(result, st)
+            return result
+        if isinstance(callee, Transform):
+            return self._make_callable(node, callee.jit)
+        if isinstance(callee, Func):
+            return self._call_func(callee, node, args, None, st)
+        if isinstance(callee, Klass):
+            init = callee.members.get("__init__")
+            if isinstance(init, Func):
+                self._call_func(init, node, args, Instance(callee), st)
+            return Instance(callee)
+        if isinstance(callee, Instance):
+            call = callee.klass.members.get("__call__")
+            if isinstance(call, JaxCallable):
+                return self._dispatch(node, values, st)
+            if isinstance(call, Func):
+                return self._call_func(call, node, args, callee, st)
+            return None
+        if isinstance(callee, LibObject):
+            if any(isinstance(v, JaxVal) for v in values):
+                return self._dispatch(node, values, st)
+            return LibObject()
+        if isinstance(callee, BenchmarkFixture):
+            self._harness(node, node, args, st, fixture=True)
+        return None
+
+    def _call_ref(self: FlowAnalysis, q: str, node: cst.Call, st: State) -> Value:
+        kind = self._classify(q)
+        if kind is CallKind.UNKNOWN and (st.reads or self._timing_harness):
+            known = self._from_index(q)
+            if known is not None:
+                return self._call_value(known, node, st)
+        if kind is CallKind.TIMER:
+            self._args(node, st)
+            return self._timer_read(node, st)
+        args = self._args(node, st)
+        values = [v for _, _, v in args]
+        jax_args = [v for v in values if isinstance(v, JaxVal)]
+        if kind is CallKind.HARNESS:
+            self._harness(node, node, args, st)
+            return None
+        if kind is CallKind.HARNESS_TIMER:
+            return HarnessTimer(node)
+        if kind is CallKind.SYNC:
+            self._sync(union_jax(jax_args), st, site=node)
+            return union_jax(values)
+        if kind is CallKind.TRANSFER:
+            for v in jax_args:
+                self._sync(v, st, transfer=True)
+            return None
+        if kind is CallKind.TREE_MAP:
+            return self._tree_map(node, values, st)
+        if kind is CallKind.TRANSFORM:
+            return self._make_callable(node, q in names.JIT_TRANSFORMS)
+        if kind is CallKind.PARTIAL:
+            first = values[0] if values else None
+            if isinstance(first, Ref) and self._classify(first.name) is CallKind.TRANSFORM:
+                return Transform(jit=first.name in names.JIT_TRANSFORMS)
+            return first
+        if kind is CallKind.WORK:
+            return self._dispatch(node, values, st)
+        if kind is CallKind.HOST:
+            for v in jax_args:
+                self._sync(v, st, transfer=True)
+            return None
+        if kind is CallKind.NO_WORK:
+            return None
+        if q == "builtins.sum" and jax_args:
+            return self._dispatch(node, values, st)
+        if q in ("builtins.list", "builtins.tuple", "builtins.dict", "builtins.sorted",
+                 "builtins.reversed"):
+            return union_jax(values)
+        if q in ("builtins.max", "builtins.min") and jax_args:
+            for v in jax_args:
+                self._sync(v, st, transfer=True)
+            return None
+        if names.is_jax_library(q):
+            if jax_args:
+                return self._dispatch(node, values, st)
+            return LibObject()
+        return None
+
+    def _call_method(self: FlowAnalysis, base: Value, attr: str, base_key: str | None,
+                     node: cst.Call, st: State) -> Value:
+        if isinstance(base, Ref):
+            return self._call_ref(f"{base.name}.{attr}", node, st)
+        args = self._args(node, st)
+        values = [v for _, _, v in args]
+        if isinstance(base, JaxVal):
+            if attr == "block_until_ready":
+                self._sync(base, st, site=node)
+                return base
+            if attr in names.TRANSFER_METHODS:
+                self._sync(base, st, transfer=True)
+                return None
+            if attr in names.CONTAINER_MUTATORS:
+                self._put(base_key, values, st)
+                return None
+            if attr in names.INERT_ATTRIBUTES:
+                return None
+            return self._dispatch(node, [base, *values], st)
+        if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
+            self._put(base_key, values, st)
+            return None
+        if isinstance(base, HarnessTimer) and attr in names.HARNESS_METHODS:
+            self._harness(node, base.call, self._args(base.call, st), st)
+            return None
+        if isinstance(base, BenchmarkFixture) and attr == "pedantic":
+            self._harness(node, node, args, st, fixture=True)
+            return None
+        if isinstance(base, (JaxCallable, Func)) and attr in ("lower", "trace"):
+            return Lowered(base.origin if isinstance(base, JaxCallable) else None)
+        if isinstance(base, Lowered):
+            if attr != "compile":
+                return None
+            # Compiling ahead of time is the warm-up: later calls do not compile.
+            if base.origin is not None:
+                st.called = st.called | {base.origin}
+            return JaxCallable()
+        if isinstance(base, (JaxCallable, Func, Instance, LibObject)) and attr == "__call__":
+            return self._call_value(base, node, st)
+        if isinstance(base, Instance):
+            member = base.klass.members.get(attr)
+            if isinstance(member, Func):
+                return self._call_func(member, node, args, base, st)
+            if isinstance(member, JaxCallable):
+                self._note_call(member, node, st)
+                return self._dispatch(node, values, st)
+            return None
+        if isinstance(base, Klass):
+            member = base.members.get(attr)
+            if isinstance(member, Func):
+                return self._call_func(member, node, args, None, st)
+            if isinstance(member, JaxCallable):
+                return self._dispatch(node, values, st)
+            return None
+        if isinstance(base, LibObject):
+            if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
+                return self._dispatch(node, values, st)
+            return LibObject()
+        if isinstance(base, str):
+            return None
+        if isinstance(base, (Ref,)) or base is None:
+            # ``"{}".format(y)`` formats (copies) its JAX arguments
+            if attr == "format" and isinstance(node.func, cst.Attribute) and is_const_string(
+                node.func.value
+            ):
+                for v in values:
+                    self._sync(v, st, transfer=True)
+        return None
+
+    def _note_call(self: FlowAnalysis, callee: JaxCallable, node: Site, st: State) -> None:
+        """A call of a jitted function compiles when it is the first on every path so far.
+
+        Only functions made in the frame being analysed are judged: a function from
+        elsewhere may have been called (warmed up) before this frame ran.
+        """
+        if not callee.jitted or callee.origin is None:
+            return
+        self.frame.jit_calls.add(callee.origin)
+        self._first_call(callee.origin, node, st)
+
+    def _first_call(self: FlowAnalysis, origin: Site, node: Site, st: State) -> None:
+        if origin in self.frame.created and origin not in st.called:
+            self.frame.events.append((self._tick(), node, COMPILE))
+        st.called = st.called | {origin}
+
+    def _put(self: FlowAnalysis, key: str | None, values: Sequence[Value], st: State) -> None:
+        item = union_jax(values)
+        if key is None or item is None:
+            return
+        old = st.env.get(key)
+        new = replace(item, container=True)
+        self._set(st, key, join_values(old, new) if isinstance(old, JaxVal) else new)
+
+    def _tree_map(self: FlowAnalysis, node: cst.Call, values: list[Value], st: State) -> Value:
+        fn = values[0] if values else None
+        trees = values[1:]
+        effect = self._effect_on_args(fn, len(trees))
+        if effect == "sync":
+            self._sync(union_jax(trees), st, site=node)
+            return union_jax(trees)
+        if effect == "transfer":
+            for v in trees:
+                self._sync(v, st, transfer=True)
+            return None
+        if effect == "work" or any(isinstance(v, JaxVal) for v in trees):
+            return self._dispatch(node, trees, st)
+        return None
+
+    def _effect_on_args(self: FlowAnalysis, fn: Value, arity: int) -> str | None:
+        """What a function does to JAX values passed to it: sync, transfer, work or nothing."""
+        if isinstance(fn, Ref):
+            kind = self._classify(fn.name)
+            if kind is CallKind.SYNC:
+                return "sync"
+            if kind in (CallKind.TRANSFER, CallKind.HOST):
+                return "transfer"
+            if kind is CallKind.WORK:
+                return "work"
+            return None
+        if isinstance(fn, JaxCallable):
+            return "sync" if fn.synced else "work"
+        if isinstance(fn, Func):
+            params = self._positional_params(fn.node)
+            summary = self._call_function(
+                fn, {p: INPUT for p in params[: max(arity, 1)]}
+            )
+            if summary.waits:
+                return "sync"
+            if summary.waits_by_transfer:
+                return "transfer"
+            return "work" if summary.work else None
+        return None
+
+    # ------------------------------------------------------------------ calls of own functions
+    @staticmethod
+    def _positional_params(node: cst.FunctionDef | cst.Lambda) -> list[str]:
+        p = node.params
+        return [x.name.value for x in (*p.posonly_params, *p.params)]
+
+    def _default_params(self: FlowAnalysis, fn: Func) -> dict[str, Value]:
+        params = self._positional_params(fn.node)
+        out: dict[str, Value] = {
+            name: BenchmarkFixture() for name in all_params(fn.node) if name == "benchmark"
+        }
+        if fn.owner is not None and params and isinstance(fn.node, cst.FunctionDef):
+            decos = {dotted(d.decorator) for d in fn.node.decorators}
+            if "staticmethod" not in decos:
+                out[params[0]] = fn.owner if "classmethod" in decos else Instance(fn.owner)
+        return out
+
+    def _call_func(self: FlowAnalysis, fn: Func, node: cst.Call,
+                   args: list[tuple[str | None, str, Value]], self_value: Value,
+                   st: State) -> Value:
+        params = self._bind_params(fn, args, self_value)
+        summary = self._call_function(fn, params)
+        values = [v for _, _, v in args]
+        for origin in summary.jit_calls:
+            self.frame.jit_calls.add(origin)
+            self._first_call(origin, node, st)
+        if summary.waits or summary.waits_by_transfer:
+            self._sync_all(st, transfer=not summary.waits)
+            if summary.work:
+                result = self._dispatch(node, values, st)
+                self._sync(result, st, transfer=not summary.waits)
+                return result
+        elif summary.work:
+            return self._dispatch(node, values, st)
+        if isinstance(summary.result, JaxVal):
+            return union_jax(values) or INPUT
+        return summary.result
+
+    def _bind_params(self: FlowAnalysis, fn: Func, args: list[tuple[str | None, str, Value]],
+                     self_value: Value) -> dict[str, Value]:
+        p = fn.node.params
+        positional = self._positional_params(fn.node)
+        out: dict[str, Value] = {}
+        if self_value is not None and positional:
+            out[positional[0]] = self_value
+            positional = positional[1:]
+        elif fn.owner is not None and positional and self_value is None:
+            defaults = self._default_params(fn)
+            out.update(defaults)
+            positional = [x for x in positional if x not in defaults]
+        star_name = p.star_arg.name.value if isinstance(p.star_arg, cst.Param) else None
+        kwargs_name = p.star_kwarg.name.value if p.star_kwarg is not None else None
+        keyword_names = {x.name.value for x in (*p.params, *p.kwonly_params)}
+        i = 0
+        extra: list[Value] = []
+        for kw, star, value in args:
+            if kw is not None:
+                if kw in keyword_names:
+                    out[kw] = value
+                elif kwargs_name:
+                    out[kwargs_name] = join_values(out.get(kwargs_name), value)
+            elif star == "*":
+                # f(*args): whatever it holds may land in any remaining positional parameter
+                for name in positional[i:]:
+                    out[name] = value
+                extra.append(value)
+                i = len(positional)
+            elif star == "**":
+                if kwargs_name:
+                    out[kwargs_name] = value
+            elif i < len(positional):
+                out[positional[i]] = value
+                i += 1
+            else:
+                extra.append(value)
+        if star_name is not None:
+            out[star_name] = union_jax(extra) if any(isinstance(v, JaxVal) for v in extra) else (
+                extra[0] if len(extra) == 1 and not isinstance(extra[0], JaxVal) else None
+            )
+        return out
+
+    @staticmethod
+    def _key_of(value: Value) -> object:
+        if isinstance(value, JaxVal):
+            return "jax"
+        if isinstance(value, TimerRead):
+            return None
+        return value
+
+    def _call_function(self: FlowAnalysis, fn: Func, params: dict[str, Value]) -> Summary:
+        if isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node):
+            return NOTHING
+        # The memo key: the function and what each parameter holds (JAX values as one kind).
+        key = (fn.node, tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
+                                     key=lambda kv: kv[0])))
+        if key in self._memo:
+            return self._memo[key]
+        if key in self._active or len(self._frames) > MAX_CALL_DEPTH:
+            return NOTHING
+        self._active.add(key)
+        entry = fn.node
+        frame = Frame(func=fn, entry=entry)
+        # What the caller left running, as one pseudo-site: the function waits for it when
+        # it syncs its arguments (or everything).
+        entered = self._event(entry)
+        st = State(pending={entry: entered})
+        for name, value in params.items():
+            self._set(st, name, JaxVal(entered) if isinstance(value, JaxVal) else value)
+        for param in params_of(fn.node):
+            frame.binds.setdefault(param.name.value, set()).add(param.name)
+            if param.name.value not in st.env:
+                self._set(st, param.name.value, None)
+        saved_loc = self._loc
+        self._frames.append(frame)
+        try:
+            if isinstance(fn.node, cst.Lambda):
+                value = self._eval(fn.node.body, st)
+                frame.returns.append((st, value))
+            else:
+                end = self._exec_suite(fn.node.body, st)
+                if end.live:
+                    frame.returns.append((end, None))
+        finally:
+            self._frames.pop()
+            self._loc = saved_loc
+            self._active.discard(key)
+        exits = [s for s, _ in frame.returns]
+        self._harvest_attributes(fn, params, exits)
+        waits = bool(exits) and all(entry not in s.pending and entry not in s.transferred
+                                    for s in exits)
+        by_transfer = bool(exits) and not waits and all(entry not in s.pending for s in exits)
+        result: Value = None
+        for _, v in frame.returns:
+            result = join_values(result, v)
+        summary = Summary(frame.did_work, waits, by_transfer, result,
+                          frozenset(frame.jit_calls))
+        self._memo[key] = summary
+        return summary
+
+    def _is_generator(self: FlowAnalysis, node: cst.FunctionDef) -> bool:
+        if not self._may_yield:
+            return False
+        found = self._generators.get(node)
+        if found is None:
+            # Generating the body's text is twice as fast as visiting it; visit (to leave
+            # out nested functions) only a body that spells ``yield``.
+            found = "yield" in self.module.code_for_node(node.body)
+            if found:
+                finder = YieldFinder()
+                node.body.visit(finder)
+                found = finder.found
+            self._generators[node] = found
+        return found

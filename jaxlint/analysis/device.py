@@ -1,0 +1,91 @@
+"""The device: dispatching work and waiting for it.
+
+JAX runs a device's work in dispatch order. Each dispatch gets the next tick of the
+analysis' clock and is pending until something waits for a value that covers it
+(``jax.block_until_ready``, a host copy, a truth test); waiting for a value waits for
+everything dispatched before it. A host copy moves work to ``transferred``: it is finished,
+but the copy was timed too (JAX104).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from jaxlint.analysis.state import State
+from jaxlint.analysis.timers import IDLE
+from jaxlint.analysis.values import (
+    EMPTY,
+    JaxVal,
+    Site,
+    Value,
+)
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.flow import FlowAnalysis
+
+
+class Device:
+    """The device part of ``FlowAnalysis`` (see the module docstring)."""
+
+    # ------------------------------------------------------------------ effects
+    def _tick(self: FlowAnalysis) -> int:
+        self._now += 1
+        return self._now
+
+    def _event(self: FlowAnalysis, site: Site) -> int:
+        """A new tick for an event a region may contain (dispatch, compile, idle sync)."""
+        tick = self._tick()
+        self._journal.append((tick, site))
+        return tick
+
+    def _dispatch(self: FlowAnalysis, site: Site, inputs: Sequence[Value], st: State) -> JaxVal:
+        """``site`` dispatches device work; return the (pending) value it produces.
+
+        Values dispatched before this run keep their older ticks, so they no longer cover
+        the site: nothing else needs updating."""
+        self.frame.did_work = True
+        tick = self._event(site)
+        st.pending[site] = tick
+        st.transferred.pop(site, None)
+        deps = EMPTY
+        for v in inputs:
+            if isinstance(v, JaxVal):
+                deps = deps | v.origin | v.deps
+        return JaxVal(tick, frozenset({site}), deps)
+
+    def _sync(self: FlowAnalysis, value: Value, st: State, transfer: bool = False,
+              site: Site | None = None) -> None:
+        """Wait for ``value`` (and, in dispatch order, everything before it).
+
+        ``site`` is the syncing call; a real sync that finds none of the pending work to wait
+        for is remembered as idle (it synced the wrong value: an input, a stale result).
+        """
+        if not isinstance(value, JaxVal):
+            return
+        waited = False
+        for work, tick in list(st.pending.items()):
+            if value.covers(work, tick):
+                waited = True
+                del st.pending[work]
+                if transfer:
+                    st.transferred[work] = tick
+                    self.transfer_where.setdefault(work, self._loc)
+        if not transfer:
+            for work, tick in list(st.transferred.items()):
+                if value.covers(work, tick):
+                    waited = True
+                    del st.transferred[work]
+        if site is not None and not transfer and not waited and (st.pending or st.transferred):
+            self.frame.events.append((self._tick(), site, IDLE))
+
+    def _sync_all(self: FlowAnalysis, st: State, transfer: bool = False) -> None:
+        self._sync(JaxVal(self._now), st, transfer)
+
+    def _truth(self: FlowAnalysis, value: Value, st: State) -> None:
+        """Python asks for ``bool(value)`` (``if``, ``while``, ``assert``, ``and``): it waits.
+
+        It is a host copy, but one the algorithm needs (a convergence test, a check), not one
+        added to the timing, so it counts as a real wait: JAX104 does not report it.
+        """
+        self._sync(value, st)

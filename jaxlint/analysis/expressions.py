@@ -1,0 +1,235 @@
+"""Expressions: what each evaluates to, and what evaluating it dispatches or waits for.
+
+Operations on JAX values dispatch work (``y @ y``, ``-y``, ``y[0]``); formatting a JAX value
+copies it to the host (a transfer); ``and``/``or``/``x if c else y`` split the path.
+Calls are in ``calls``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.state import State, join_states
+from jaxlint.analysis.syntax import (
+    base_name,
+    dotted,
+    is_const_string,
+)
+from jaxlint.analysis.values import (
+    Func,
+    JaxVal,
+    TimerRead,
+    Value,
+    join_values,
+    union_jax,
+)
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.flow import FlowAnalysis
+
+
+class Expressions:
+    """The expressions part of ``FlowAnalysis`` (see the module docstring)."""
+
+    _last_elements: list[Value] | None  # see Statements
+
+    def _eval(self: FlowAnalysis, node: cst.BaseExpression, st: State) -> Value:
+        self._step()
+        method = getattr(self, "_eval_" + type(node).__name__, None)
+        if method is None:
+            for child in node.children:
+                if isinstance(child, cst.BaseExpression):
+                    self._eval(child, st)
+            return None
+        result: Value = method(node, st)
+        return result
+
+    def _eval_Name(self: FlowAnalysis, node: cst.Name, st: State) -> Value:
+        found, value = self._lookup(node.value, st)
+        if found:
+            return value
+        q = self._qualified(node)
+        return self._external(q) if q else None
+
+    def _eval_Attribute(self: FlowAnalysis, node: cst.Attribute, st: State) -> Value:
+        key = dotted(node)
+        if key is not None:
+            found, value = self._lookup(key, st)
+            if found:
+                return value
+            root = base_name(node)
+            if root is not None and not self._lookup(root, st)[0]:
+                q = self._qualified(node)
+                if q:
+                    return self._external(q)
+        base = self._eval(node.value, st)
+        return self._attribute_of(base, node.attr.value, node, st)
+
+    # remaining expression kinds
+    def _eval_Lambda(self: FlowAnalysis, node: cst.Lambda, st: State) -> Value:
+        closure = (dict(st.env), *self.frame.closure) if self.frame.func is not None else None
+        fn = Func(node, closure, None)
+        return fn
+
+    def _eval_BinaryOperation(self: FlowAnalysis, node: cst.BinaryOperation, st: State) -> Value:
+        left = self._eval(node.left, st)
+        right = self._eval(node.right, st)
+        if isinstance(node.operator, cst.Subtract) and isinstance(left, TimerRead) and isinstance(
+            right, TimerRead
+        ):
+            for stop in left.sites:
+                for start in right.sites:
+                    self.pairs.add((stop, start))
+            return None
+        if isinstance(node.operator, cst.Modulo) and is_const_string(node.left):
+            self._sync(right, st, transfer=True)
+            return None
+        if isinstance(left, JaxVal) or isinstance(right, JaxVal):
+            return self._dispatch(node, [left, right], st)
+        return None
+
+    def _eval_UnaryOperation(self: FlowAnalysis, node: cst.UnaryOperation, st: State) -> Value:
+        value = self._eval(node.expression, st)
+        if isinstance(node.operator, cst.Not):
+            self._truth(value, st)
+            return None
+        if isinstance(value, JaxVal):
+            return self._dispatch(node, [value], st)
+        return None
+
+    @staticmethod
+    def _become(st: State, merged: State) -> None:
+        """Make ``st`` the join of paths that split inside one expression."""
+        st.env, st.bound, st.pending = merged.env, merged.bound, merged.pending
+        st.transferred, st.reads, st.live = merged.transferred, merged.reads, merged.live
+        st.timers = merged.timers
+
+    def _eval_BooleanOperation(self: FlowAnalysis, node: cst.BooleanOperation, st: State) -> Value:
+        left = self._eval(node.left, st)
+        self._truth(left, st)
+        # ``a and b`` evaluates ``b`` only on some paths: a sync inside it may not happen.
+        other = st.copy()
+        right = self._eval(node.right, other)
+        self._become(st, join_states([st, other]))
+        return join_values(left, right)
+
+    def _eval_Comparison(self: FlowAnalysis, node: cst.Comparison, st: State) -> Value:
+        values = [self._eval(node.left, st)]
+        array_op = False
+        for target in node.comparisons:
+            values.append(self._eval(target.comparator, st))
+            if not isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)):
+                array_op = True
+        if array_op and any(isinstance(v, JaxVal) for v in values):
+            return self._dispatch(node, values, st)
+        return None
+
+    def _eval_Subscript(self: FlowAnalysis, node: cst.Subscript, st: State) -> Value:
+        base = self._eval(node.value, st)
+        keys = []
+        for el in node.slice:
+            sl = el.slice
+            if isinstance(sl, cst.Index):
+                keys.append(sl.value)
+                self._eval(sl.value, st)
+            elif isinstance(sl, cst.Slice):
+                for part in (sl.lower, sl.upper, sl.step):
+                    if part is not None:
+                        self._eval(part, st)
+        if not isinstance(base, JaxVal):
+            return None
+        if len(keys) == 1 and is_const_string(keys[0]):
+            return base  # a leaf of a dict pytree
+        if base.container:
+            # An element of a Python container. Waiting for the last one (``outs[-1]``) waits
+            # for all; waiting for a fixed earlier one (``outs[0]``) not for those after it.
+            if len(keys) == 1 and isinstance(keys[0], cst.Integer):
+                return replace(base, uncovered=base.uncovered | base.origin)
+            return base
+        return self._dispatch(node, [base], st)
+
+    def _elements(self: FlowAnalysis, node: cst.Tuple | cst.List | cst.Set, st: State) -> Value:
+        values = [self._eval(e.value, st) for e in node.elements]
+        self._last_elements = values
+        joined = union_jax(values)
+        return replace(joined, container=True) if joined is not None else None
+
+    _eval_Tuple = _elements
+
+    _eval_List = _elements
+
+    _eval_Set = _elements
+
+    def _eval_Dict(self: FlowAnalysis, node: cst.Dict, st: State) -> Value:
+        values = []
+        for el in node.elements:
+            if isinstance(el, cst.DictElement):
+                self._eval(el.key, st)
+            values.append(self._eval(el.value, st))
+        joined = union_jax(values)
+        return replace(joined, container=True) if joined is not None else None
+
+    def _eval_IfExp(self: FlowAnalysis, node: cst.IfExp, st: State) -> Value:
+        self._truth(self._eval(node.test, st), st)
+        then, other = st.copy(), st.copy()
+        value = join_values(self._eval(node.body, then), self._eval(node.orelse, other))
+        self._become(st, join_states([then, other]))
+        return value
+
+    def _eval_FormattedString(self: FlowAnalysis, node: cst.FormattedString, st: State) -> Value:
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                # Formatting a JAX value copies it to the host, which waits for it.
+                self._sync(self._eval(part.expression, st), st, transfer=True)
+                if part.format_spec:
+                    for spec in part.format_spec:
+                        if isinstance(spec, cst.FormattedStringExpression):
+                            self._eval(spec.expression, st)
+        return None
+
+    def _eval_NamedExpr(self: FlowAnalysis, node: cst.NamedExpr, st: State) -> Value:
+        value = self._eval(node.value, st)
+        self._bind(node.target, value, st)
+        return value
+
+    def _comprehension(self: FlowAnalysis, node: cst.BaseComp, st: State) -> Value:
+        saved = dict(st.env)
+        bound = set(st.bound)
+        comp: cst.CompFor | None = node.for_in
+        while comp is not None:
+            it = self._eval(comp.iter, st)
+            self._bind(comp.target, it if isinstance(it, JaxVal) else None, st)
+            for cond in comp.ifs:
+                self._truth(self._eval(cond.test, st), st)
+            comp = comp.inner_for_in
+        if isinstance(node, cst.DictComp):
+            self._eval(node.key, st)
+            value = self._eval(node.value, st)
+        else:
+            assert isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp))
+            value = self._eval(node.elt, st)
+        targets = set(st.env) - set(saved)
+        for k in targets:
+            del st.env[k]
+            st.timers.pop(k, None)
+        for k, v in saved.items():
+            if k in st.env and not isinstance(st.env[k], JaxVal):
+                st.env[k] = v
+        st.bound = bound
+        if isinstance(value, JaxVal):
+            return replace(value, container=True)
+        return None
+
+    _eval_ListComp = _comprehension
+
+    _eval_SetComp = _comprehension
+
+    _eval_GeneratorExp = _comprehension
+
+    _eval_DictComp = _comprehension
+
+    def _eval_Await(self: FlowAnalysis, node: cst.Await, st: State) -> Value:
+        return self._eval(node.expression, st)

@@ -1,0 +1,138 @@
+"""Benchmark harnesses: ``timeit`` (callables and statement strings), ``timeit.Timer``,
+pytest-benchmark's ``benchmark`` fixture. Each timed run must leave no JAX work pending;
+the timed callable is interpreted as a call, a statement string is parsed and run in the
+namespace timeit would give it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.names import CallKind
+from jaxlint.analysis.state import State
+from jaxlint.analysis.values import (
+    Func,
+    JaxCallable,
+    Ref,
+    Value,
+)
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.flow import FlowAnalysis
+
+
+@dataclass
+class HarnessUse:
+    """A benchmark harness call (``timeit.timeit``, ``Timer(...).repeat``, ``benchmark(fn)``)
+    and whether what it times leaves JAX work unsynced when each run ends."""
+
+    call: cst.Call  # the call that runs the timing
+    stmt: cst.BaseExpression  # what is timed: a callable expression or a statement string
+    setup: cst.BaseExpression | None = None
+    has_globals: bool = False
+    fixture: bool = False  # pytest-benchmark: the timed callable gets the call's other args
+    unsynced: bool = False
+    namespace: cst.Dict | None = None  # globals={...} given as a dict literal
+
+
+class Harnesses:
+    """The harnesses part of ``FlowAnalysis`` (see the module docstring)."""
+
+    # ------------------------------------------------------------------ harnesses
+    def _harness(self: FlowAnalysis, report: cst.Call, source: cst.Call,
+                 args: list[tuple[str | None, str, Value]], st: State,
+                 fixture: bool = False) -> None:
+        """Record a harness call and whether each timed run leaves JAX work unsynced."""
+        positional = [(a.value, v) for a, (kw, star, v) in zip(source.args, args)
+                      if kw is None and not star]
+        keyword = {kw: (a.value, v) for a, (kw, _, v) in zip(source.args, args)
+                   if kw is not None}
+        stmt = keyword.get("target" if fixture else "stmt") or (
+            positional[0] if positional else None)
+        if stmt is None:
+            return
+        setup = keyword.get("setup") or (positional[1] if len(positional) > 1 and not fixture
+                                         else None)
+        if fixture:
+            fn_args = [x for x in args[1:] if x[0] is None]
+            if "args" in keyword:
+                fn_args = [(None, "*", keyword["args"][1])]
+        else:
+            fn_args = []
+        namespace = None
+        given = keyword.get("globals", (None, None))[0]
+        if isinstance(given, cst.Dict) and all(
+            isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+            for e in given.elements
+        ):
+            namespace = given
+        unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None, fn_args,
+                                     st, namespace)
+        use = self.harnesses.get(report)
+        if use is None:
+            use = HarnessUse(report, stmt[0], setup[0] if setup else None,
+                             "globals" in keyword or len(positional) > 4, fixture,
+                             namespace=namespace)
+            self.harnesses[report] = use
+        use.unsynced = use.unsynced or unsynced
+
+    def _leaves_work(self: FlowAnalysis, node: cst.BaseExpression, value: Value,
+                     setup: cst.BaseExpression | None,
+                     fn_args: list[tuple[str | None, str, Value]], st: State,
+                     namespace: cst.Dict | None = None) -> bool:
+        """Whether running the timed callable or statement leaves JAX work pending."""
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            return self._statement_leaves_work(node, setup, st, namespace)
+        if isinstance(value, Func):
+            params = self._bind_params(value, fn_args, None)
+            self._timing_harness += 1
+            try:
+                summary = self._call_function(value, params)
+            finally:
+                self._timing_harness -= 1
+            return summary.work and not (summary.waits or summary.waits_by_transfer)
+        if isinstance(value, JaxCallable):
+            return not value.synced
+        if isinstance(value, Ref):
+            known = self._from_index(value.name)
+            if known is not None:
+                return self._leaves_work(node, known, setup, fn_args, st, namespace)
+            return self._classify(value.name) is CallKind.WORK
+        return False
+
+    def _statement_leaves_work(self: FlowAnalysis, node: cst.SimpleString | cst.ConcatenatedString,
+                               setup: cst.BaseExpression | None, st: State,
+                               namespace: cst.Dict | None = None) -> bool:
+        # timeit runs the strings in the namespace of globals= or of the setup's imports
+        # (usually ``from __main__ import ...``): the module's names, or the dict given.
+        env = dict(self.globals) if self.frame.func is not None else dict(st.env)
+        if namespace is not None:
+            env = {}
+            for el in namespace.elements:
+                assert isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString)
+                key = el.key.evaluated_value
+                if isinstance(key, str):
+                    env[key] = self._eval(el.value, st.copy())
+                    self._note_key(key)
+        scratch = State(env=env, bound=set(env))
+        for code in (setup, node):
+            text = code.evaluated_value if isinstance(
+                code, (cst.SimpleString, cst.ConcatenatedString)) else None
+            if not isinstance(text, str):
+                continue
+            try:
+                parsed = cst.parse_module(textwrap.dedent(text))
+            except Exception:  # not Python: timeit would fail too; nothing to judge
+                return False
+            saved = self._loc
+            self._timing_harness += 1
+            try:
+                scratch = self._exec_block(parsed.body, scratch)
+            finally:
+                self._timing_harness -= 1
+            self._loc = saved
+        return bool(scratch.pending)

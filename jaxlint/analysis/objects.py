@@ -1,0 +1,117 @@
+"""Classes, instances, attributes and decorators.
+
+A class body is interpreted once to learn its members; its methods are then analysed with
+``self`` an ``Instance``, constructors first, so that what ``__init__`` stores on ``self``
+(``self.fn = jax.jit(...)``) is a member when other methods use it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis import names
+from jaxlint.analysis.names import CallKind
+from jaxlint.analysis.state import State
+from jaxlint.analysis.syntax import StmtLoc
+from jaxlint.analysis.values import (
+    INPUT,
+    Func,
+    Instance,
+    JaxCallable,
+    JaxVal,
+    Klass,
+    LibObject,
+    Ref,
+    Site,
+    Transform,
+    Value,
+    join_values,
+)
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.flow import FlowAnalysis
+
+
+class Objects:
+    """The objects part of ``FlowAnalysis`` (see the module docstring)."""
+
+    _klass: Klass | None  # the class whose body is being interpreted
+
+    def _make_callable(self: FlowAnalysis, origin: Site, jitted: bool) -> JaxCallable:
+        self.frame.created.add(origin)
+        return JaxCallable(jitted=jitted, origin=origin)
+
+    def _apply_decorator(self: FlowAnalysis, deco: Value, value: Value,
+                         stmt: cst.FunctionDef) -> Value:
+        if isinstance(deco, Transform):
+            return self._make_callable(stmt, deco.jit)
+        if isinstance(deco, Ref):
+            kind = self._classify(deco.name)
+            if kind is CallKind.TRANSFORM:
+                return self._make_callable(stmt, deco.name in names.JIT_TRANSFORMS)
+            if deco.name in ("builtins.staticmethod", "builtins.classmethod", "builtins.property"):
+                return value
+            if kind is CallKind.UNKNOWN and names.is_jax_library(deco.name):
+                return JaxCallable()
+        if isinstance(deco, JaxCallable):
+            return JaxCallable()
+        return value
+
+    def _exec_ClassDef(self: FlowAnalysis, stmt: cst.ClassDef, st: State) -> State:
+        self._loc = StmtLoc(stmt, True)
+        klass = Klass(stmt)
+        outer = self._klass
+        self._klass = klass
+        body_state = State(env={})
+        body_state = self._exec_suite(stmt.body, body_state)
+        self._klass = outer
+        klass.members.update(body_state.env)
+        self._bind(stmt.name, klass, st)
+        # Learn the instance's attributes before any method is analysed at a call:
+        # constructors first, then every other method.
+        methods = [v for v in klass.members.values() if isinstance(v, Func)]
+        methods.sort(key=lambda f: f.node.name.value not in ("__init__", "setup", "__post_init__")
+                     if isinstance(f.node, cst.FunctionDef) else True)
+        for fn in methods:
+            self._call_function(fn, self._default_params(fn))
+        return st
+
+    def _attribute_of(self: FlowAnalysis, base: Value, attr: str, node: cst.CSTNode,
+                      st: State) -> Value:
+        if isinstance(base, JaxVal):
+            if attr in names.WORK_ATTRIBUTES:
+                return self._dispatch(node, [base], st)
+            if attr in names.INERT_ATTRIBUTES:
+                return None
+            return base  # a field of a pytree (state.params) or ``.at``
+        if isinstance(base, (Instance, Klass)):
+            klass = base.klass if isinstance(base, Instance) else base
+            return klass.members.get(attr)
+        if isinstance(base, LibObject):
+            return LibObject()
+        if isinstance(base, Ref):
+            return Ref(f"{base.name}.{attr}")
+        return None
+
+    def _harvest_attributes(self: FlowAnalysis, fn: Func, params: dict[str, Value],
+                            exits: list[State]) -> None:
+        """Remember what a method stores on ``self`` (``self.fn = jax.jit(...)`` in
+        ``__init__``) so other methods see it as an attribute of the instance."""
+        if fn.owner is None or isinstance(fn.node, cst.Lambda):
+            return
+        positional = self._positional_params(fn.node)
+        if not positional or not isinstance(params.get(positional[0]), Instance):
+            return
+        prefix = positional[0] + "."
+        members = fn.owner.members
+        for st in exits:
+            for key, value in st.env.items():
+                if not key.startswith(prefix) or "." in key[len(prefix):] or value is None:
+                    continue
+                attr = key[len(prefix):]
+                if isinstance(value, JaxVal):
+                    value = INPUT
+                if attr not in members or not isinstance(members[attr], (Func, JaxCallable)):
+                    members[attr] = join_values(members.get(attr), value)

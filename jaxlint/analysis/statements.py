@@ -1,0 +1,331 @@
+"""Statements: blocks, assignments, branches, loops, try, with, match, definitions.
+
+Every path is followed: branches are interpreted on copies of the state and joined; loops
+run until a round leaves the state as it found it (``State.same_shape``) or
+``MAX_LOOP_ROUNDS``; ``break``/``continue``/``return`` hand their states to the loop or the
+call; ``try`` joins the body's start and end for its handlers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.state import State, join_states
+from jaxlint.analysis.syntax import (
+    StmtLoc,
+    dotted,
+)
+from jaxlint.analysis.values import (
+    Func,
+    JaxVal,
+    Ref,
+    TimerRead,
+    Value,
+    join_values,
+)
+
+MAX_LOOP_ROUNDS = 6
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.flow import FlowAnalysis
+
+
+class Statements:
+    """The statements part of ``FlowAnalysis`` (see the module docstring)."""
+
+    # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
+    _last_elements: list[Value] | None
+
+    # ------------------------------------------------------------------ binding
+    def _bind(self: FlowAnalysis, target: cst.BaseExpression, value: Value, st: State,
+              source: cst.BaseExpression | None = None) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            elems = [e.value for e in target.elements]
+            if isinstance(source, (cst.Tuple, cst.List)) and len(source.elements) == len(elems):
+                # a, b = f(x), g(x): each target gets its own element, already evaluated
+                values = self._last_elements or [value] * len(elems)
+                for t, v in zip(elems, values):
+                    self._bind(t, v, st)
+                return
+            part = value if isinstance(value, JaxVal) else None
+            for t in elems:
+                self._bind(t.value if isinstance(t, cst.StarredElement) else t, part, st)
+            return
+        if isinstance(target, cst.StarredElement):
+            self._bind(target.value, value, st)
+            return
+        if isinstance(target, cst.Subscript):
+            key = dotted(target.value)
+            if key is not None and isinstance(value, JaxVal):
+                old = st.env.get(key)
+                new = replace(value, container=True)
+                self._set(st, key, join_values(old, new) if isinstance(old, JaxVal) else new)
+            return
+        key = dotted(target)
+        if key is None:
+            return
+        if key in self._parents:
+            prefix = key + "."
+            for k in [k for k in st.env if k.startswith(prefix)]:
+                self._unbind(k, st)
+        self._set(st, key, value)
+        self.frame.binds.setdefault(key, set()).add(target)
+
+    def _set(self: FlowAnalysis, st: State, key: str, value: Value) -> None:
+        """Bind ``key`` (a name or ``a.b`` path) on this path, and note when."""
+        st.env[key] = value
+        st.bound.add(key)
+        if isinstance(value, TimerRead):
+            st.timers[key] = value.sites
+        elif st.timers:
+            st.timers.pop(key, None)
+        self._note_key(key)
+        self._bound_at.append((self._tick(), key))
+
+    def _note_key(self: FlowAnalysis, key: str) -> None:
+        while "." in key:
+            key = key.rsplit(".", 1)[0]
+            self._parents.add(key)
+
+    def _unbind(self: FlowAnalysis, key: str, st: State) -> None:
+        st.env.pop(key, None)
+        st.bound.discard(key)
+        st.timers.pop(key, None)
+
+    # ------------------------------------------------------------------ statements
+    def _exec_block(self: FlowAnalysis, body: Sequence[cst.CSTNode], st: State) -> State:
+        for stmt in body:
+            if not st.live:
+                break
+            st = self._exec_stmt(stmt, st)
+        return st
+
+    def _exec_suite(self: FlowAnalysis, suite: cst.BaseSuite, st: State) -> State:
+        if isinstance(suite, cst.IndentedBlock):
+            return self._exec_block(suite.body, st)
+        return self._exec_stmt(suite, st)
+
+    def _exec_stmt(self: FlowAnalysis, stmt: cst.CSTNode, st: State) -> State:
+        self._step()
+        if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in stmt.body:
+                if not st.live:
+                    break
+                self._loc = StmtLoc(small, True)
+                st = self._exec_small(small, st)
+            return st
+        method = getattr(self, "_exec_" + type(stmt).__name__, None)
+        if method is None:
+            return st
+        result: State = method(stmt, st)
+        return result
+
+    def _exec_small(self: FlowAnalysis, small: cst.BaseSmallStatement, st: State) -> State:
+        if isinstance(small, cst.Expr):
+            value = self._eval(small.value, st)
+            if isinstance(value, JaxVal) and small.value in value.origin:
+                self.bare[small.value] = small
+                self.bare_ticks[small.value] = max(value.tick,
+                                                   self.bare_ticks.get(small.value, -1))
+        elif isinstance(small, cst.Assign):
+            self._last_elements = None
+            value = self._eval(small.value, st)
+            for t in small.targets:
+                self._bind(t.target, value, st, small.value)
+            self._last_elements = None
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self._last_elements = None
+                value = self._eval(small.value, st)
+                self._bind(small.target, value, st, small.value)
+                self._last_elements = None
+        elif isinstance(small, cst.AugAssign):
+            left = self._eval(small.target, st)
+            right = self._eval(small.value, st)
+            if isinstance(left, JaxVal) or isinstance(right, JaxVal):
+                result: Value = self._dispatch(small, [left, right], st)
+            else:
+                result = None
+            self._bind(small.target, result, st)
+        elif isinstance(small, cst.Return):
+            value = self._eval(small.value, st) if small.value is not None else None
+            self.frame.returns.append((st.copy(), value))
+            st.live = False
+        elif isinstance(small, cst.Raise):
+            if small.exc is not None:
+                self._eval(small.exc, st)
+            st.live = False
+        elif isinstance(small, cst.Assert):
+            self._truth(self._eval(small.test, st), st)
+            if small.msg is not None:
+                self._eval(small.msg, st)
+        elif isinstance(small, cst.Del):
+            self._del(small.target, st)
+        elif isinstance(small, (cst.Break, cst.Continue)):
+            if self.frame.loops:
+                which = 0 if isinstance(small, cst.Break) else 1
+                self.frame.loops[-1][which].append(st.copy())
+            st.live = False
+        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+            self._bind_import(small, st)
+        return st
+
+    def _bind_import(self: FlowAnalysis, small: cst.Import | cst.ImportFrom, st: State) -> None:
+        """Bind what an import binds to the ``Ref`` of its qualified name, as libcst names
+        them: ``import a.b`` binds ``a`` to ``a``; ``from .m import f as g`` binds ``g`` to
+        ``.m.f`` (the project index resolves the dots)."""
+        if isinstance(small.names, cst.ImportStar):
+            return
+        base = ""
+        if isinstance(small, cst.ImportFrom):
+            module = dotted(small.module) if small.module is not None else ""
+            if module is None:
+                return
+            if module == "__main__" and not small.relative:
+                return  # ``from __main__ import f``: the module's own names, already bound
+            base = "." * len(small.relative) + module
+            if module:
+                base += "."
+        for alias in small.names:
+            full = dotted(alias.name)
+            if full is None:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                key, value = alias.asname.name.value, base + full
+            elif base:
+                key, value = full, base + full
+            else:
+                key = value = full.split(".")[0]
+            self._set(st, key, Ref(value))
+
+    def _del(self: FlowAnalysis, target: cst.BaseExpression, st: State) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for e in target.elements:
+                self._del(e.value, st)
+            return
+        key = dotted(target)
+        if key is not None:
+            self._unbind(key, st)
+
+    def _exec_If(self: FlowAnalysis, stmt: cst.If, st: State, is_elif: bool = False) -> State:
+        self._loc = StmtLoc(stmt, not is_elif)
+        self._truth(self._eval(stmt.test, st), st)
+        then = self._exec_suite(stmt.body, st.copy())
+        if stmt.orelse is None:
+            other = st
+        elif isinstance(stmt.orelse, cst.If):
+            other = self._exec_If(stmt.orelse, st.copy(), is_elif=True)
+        else:
+            other = self._exec_suite(stmt.orelse.body, st.copy())
+        return join_states([then, other])
+
+    def _loop(self: FlowAnalysis, head: State, run_body: object, stmt: cst.For | cst.While,
+              test: cst.BaseExpression | None) -> State:
+        breaks: list[State] = []
+        last_ends: list[State] = []
+        exit_state = head
+        since = self._now
+        for _ in range(MAX_LOOP_ROUNDS):
+            cond = head.copy()
+            if test is not None:
+                self._loc = StmtLoc(stmt, False)
+                self._truth(self._eval(test, cond), cond)
+            exit_state = cond
+            brk: list[State] = []
+            cont: list[State] = []
+            self.frame.loops.append((brk, cont))
+            assert callable(run_body)
+            end = run_body(cond.copy())
+            self.frame.loops.pop()
+            breaks.extend(brk)
+            last_ends = [s for s in [end, *cont, *brk] if s.live]
+            new_head = join_states([head, end, *cont])
+            if new_head.same_shape(head, since):
+                break
+            head = new_head
+        infinite = isinstance(test, cst.Name) and test.value == "True"
+        normal = [] if infinite else [exit_state]
+        if stmt.orelse is not None and normal:
+            normal = [self._exec_suite(stmt.orelse.body, exit_state.copy())]
+        out = join_states(normal + breaks)
+        if last_ends and out.live:
+            # Names bound in the body count as bound after it: code that syncs "the last
+            # result of the loop" assumes the loop ran, and so does our inserted sync.
+            bound = set.intersection(*(s.bound for s in last_ends))
+            out.bound = out.bound | (bound & out.env.keys())
+        return out
+
+    def _exec_For(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
+        self._loc = StmtLoc(stmt, True)
+        it = self._eval(stmt.iter, st)
+        elem = it if isinstance(it, JaxVal) else None
+
+        def body(state: State) -> State:
+            self._bind(stmt.target, elem, state)
+            return self._exec_suite(stmt.body, state)
+
+        return self._loop(st, body, stmt, None)
+
+    def _exec_While(self: FlowAnalysis, stmt: cst.While, st: State) -> State:
+        return self._loop(st, lambda state: self._exec_suite(stmt.body, state), stmt, stmt.test)
+
+    def _exec_Try(self: FlowAnalysis, stmt: cst.Try | cst.TryStar, st: State) -> State:
+        body_end = self._exec_suite(stmt.body, st.copy())
+        # An exception can leave the body anywhere; its two ends bound what handlers see.
+        start = join_states([st, body_end])
+        ends = []
+        for handler in stmt.handlers:
+            h = start.copy()
+            if handler.type is not None:
+                self._eval(handler.type, h)
+            if handler.name is not None:
+                self._bind(handler.name.name, None, h)
+            ends.append(self._exec_suite(handler.body, h))
+        if stmt.orelse is not None:
+            body_end = self._exec_suite(stmt.orelse.body, body_end)
+        out = join_states([body_end, *ends])
+        if stmt.finalbody is not None:
+            if not out.live:
+                self._exec_suite(stmt.finalbody.body, start.copy())
+                return out
+            out = self._exec_suite(stmt.finalbody.body, out)
+        return out
+
+    _exec_TryStar = _exec_Try
+
+    def _exec_With(self: FlowAnalysis, stmt: cst.With, st: State) -> State:
+        self._loc = StmtLoc(stmt, True)
+        for item in stmt.items:
+            self._eval(item.item, st)
+            if item.asname is not None:
+                self._bind(item.asname.name, None, st)
+        return self._exec_suite(stmt.body, st)
+
+    def _exec_Match(self: FlowAnalysis, stmt: cst.Match, st: State) -> State:
+        self._loc = StmtLoc(stmt, True)
+        self._eval(stmt.subject, st)
+        ends = [st]
+        for case in stmt.cases:
+            c = st.copy()
+            if case.guard is not None:
+                self._truth(self._eval(case.guard, c), c)
+            ends.append(self._exec_suite(case.body, c))
+        return join_states(ends)
+
+    def _exec_FunctionDef(self: FlowAnalysis, stmt: cst.FunctionDef, st: State) -> State:
+        self._loc = StmtLoc(stmt, True)
+        closure = None
+        if self.frame.func is not None:
+            closure = (dict(st.env), *self.frame.closure)
+        fn = Func(stmt, closure, self._klass)
+        self._funcs.append(fn)
+        value: Value = fn
+        for deco in reversed(stmt.decorators):
+            d = self._eval(deco.decorator, st)
+            value = self._apply_decorator(d, value, stmt)
+        self._bind(stmt.name, value, st)
+        return st

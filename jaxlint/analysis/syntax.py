@@ -1,0 +1,76 @@
+"""What the analysis reads off the syntax tree without interpreting it: dotted names,
+string literals, parameters, whether a function body yields."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a chain of names and attributes, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    return None
+
+
+def base_name(node: cst.BaseExpression) -> str | None:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def is_const_string(node: cst.BaseExpression) -> bool:
+    return isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+
+
+def by_tick(entry: tuple[int, Any, Any] | tuple[int, Any]) -> int:
+    return entry[0]
+
+
+def params_of(node: cst.FunctionDef | cst.Lambda) -> Iterator[cst.Param]:
+    p = node.params
+    yield from (*p.posonly_params, *p.params, *p.kwonly_params)
+    if isinstance(p.star_arg, cst.Param):
+        yield p.star_arg
+    if p.star_kwarg is not None:
+        yield p.star_kwarg
+
+
+def all_params(node: cst.FunctionDef | cst.Lambda) -> Iterator[str]:
+    for param in params_of(node):
+        yield param.name.value
+
+
+class YieldFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Yield(self, node: cst.Yield) -> bool:
+        self.found = True
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+
+BUILTINS = frozenset(dir(builtins))
+
+
+@dataclass(frozen=True)
+class StmtLoc:
+    """Where a sync for a timer read would go: before ``node``, if ``fixable``."""
+
+    node: cst.CSTNode
+    fixable: bool
+

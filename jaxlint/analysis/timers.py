@@ -1,0 +1,204 @@
+"""Timer reads, the snapshots they take, and timed regions.
+
+A region is a stop read paired with a start read (``t1 - t0``); its unsynced work is what
+was dispatched after the start and still pending at the stop. Pairs are found later than
+the reads (the subtraction may come much later), so each read records what a region ending
+there may contain: the work after the oldest start read a name still holds, found by tick
+in the journal, plus the window of the frame's events (compiling calls, idle syncs).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.budget import TooComplex
+from jaxlint.analysis.state import State
+from jaxlint.analysis.syntax import (
+    StmtLoc,
+    by_tick,
+)
+from jaxlint.analysis.values import (
+    EMPTY,
+    JaxVal,
+    Site,
+    TimerRead,
+    join_values,
+)
+
+Event = tuple[int, Site, int]  # (tick, site, kind)
+COMPILE, IDLE = 0, 1
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.flow import FlowAnalysis
+
+
+@dataclass
+class Snapshot:
+    """What was pending when a timer call ran, over all paths and loop rounds that reach it.
+
+    Only what a region can contain is recorded: work dispatched after the oldest start read
+    still held by a name (a region's start must be subtracted later, so a name holds it).
+    Each recorded site maps to the start reads it was dispatched after; ``ticks`` keeps its
+    latest dispatch, so that ``JaxVal.covers`` can be asked of it.
+    """
+
+    pending: dict[Site, frozenset[Site]] = field(default_factory=dict)
+    transferred: dict[Site, frozenset[Site]] = field(default_factory=dict)
+    ticks: dict[Site, int] = field(default_factory=dict)
+    holders: dict[str, JaxVal] = field(default_factory=dict)
+    unbound: set[str] = field(default_factory=set)  # holders not bound on every path
+    _binds: list[Mapping[str, set[cst.CSTNode]]] = field(default_factory=list)
+    _windows: list[tuple[list[Event], dict[Site, int], int]] = field(default_factory=list)
+
+    def binds_of(self, name: str) -> set[cst.CSTNode]:
+        """Where ``name`` is bound in the frames the read ran in (all of each frame's binds,
+        earlier and later: plans compare positions)."""
+        out: set[cst.CSTNode] = set()
+        for binds in self._binds:
+            out.update(binds.get(name, ()))
+        return out
+
+    @property
+    def frames_key(self) -> tuple[int, ...]:
+        return tuple(id(b) for b in self._binds)
+
+    def add_binds(self, binds: Mapping[str, set[cst.CSTNode]]) -> None:
+        if not any(b is binds for b in self._binds):
+            self._binds.append(binds)
+
+    def record(self, site: Site, tick: int, table: int, tags: frozenset[Site]) -> None:
+        mine = (self.pending, self.transferred)[table]
+        mine[site] = mine.get(site, EMPTY) | tags
+        if tick > self.ticks.get(site, -1):
+            self.ticks[site] = tick
+
+    def add_window(self, events: list[Event], starts: dict[Site, int], now: int) -> None:
+        self._windows.append((events, starts, now))
+
+    def events_in(self, starts: Collection[Site], kind: int) -> frozenset[Site]:
+        """The events of ``kind`` after one of ``starts`` and before this read, in the frame
+        the read ran in: the frame's events are in tick order, so each execution of the
+        read looks only at its own window of them."""
+        out: set[Site] = set()
+        for events, ticks, now in self._windows:
+            lows = [ticks[s] for s in starts if s in ticks]
+            if not lows:
+                continue
+            i = bisect_right(events, min(lows), key=by_tick)
+            for tick, site, what in events[i:]:
+                if tick > now:
+                    break
+                if what == kind:
+                    out.add(site)
+        return frozenset(out)
+
+    def hold(self, name: str, value: JaxVal, bound: bool) -> None:
+        if not bound:
+            self.unbound.add(name)
+        old = self.holders.get(name)
+        joined = value if old is None else join_values(old, value)
+        assert isinstance(joined, JaxVal)
+        self.holders[name] = joined
+
+
+@dataclass
+class Region:
+    """A timed region: a stop read and the start read(s) it is subtracted from."""
+
+    stop: cst.Call
+    starts: frozenset[Site]
+    where: StmtLoc
+    unsynced: frozenset[Site]  # work dispatched after the start, not waited for at the stop
+    host_synced: frozenset[Site]  # work waited for only by a host transfer
+    compiled: frozenset[Site]  # first calls of jitted functions (they compile) in the region
+    idle_syncs: frozenset[Site]  # syncs in the region that waited for none of its work
+    snapshot: Snapshot
+
+
+class Timers:
+    """The timers part of ``FlowAnalysis`` (see the module docstring)."""
+
+    def _timer_read(self: FlowAnalysis, node: cst.Call, st: State) -> TimerRead:
+        self._snapshot(node, st)
+        self.where.setdefault(node, self._loc)
+        st.reads[node] = self._tick()
+        return TimerRead(frozenset({node}))
+
+    def _snapshot(self: FlowAnalysis, node: cst.Call, st: State) -> None:
+        """Record at the read ``node`` what a region ending here may contain.
+
+        A region's start is a read whose value a name still holds (it is subtracted later),
+        so only work after the oldest such read matters; the journal, ordered by tick, gives
+        exactly that work. The cost is the work since the oldest live start, not all the
+        work of the file so far."""
+        snap = self.snapshots.setdefault(node, Snapshot())
+        snap.add_binds(self.frame.binds)
+        starts: dict[Site, int] = {}
+        for sites in st.timers.values():
+            for start in sites:
+                tick = st.reads.get(start)
+                if tick is not None:
+                    starts[start] = tick
+        # A read no name holds can start no later region: forget it, so that the state
+        # does not grow with every read of the file (the read being made is added back, so
+        # ``st.reads`` still says whether this frame has read a clock).
+        if len(st.reads) > len(starts):
+            st.reads = dict(starts)
+        if not starts:
+            return
+        snap.add_window(self.frame.events, starts, self._now)
+        floor = min(starts.values())
+        journal = self._journal
+        first = bisect_right(journal, floor, key=by_tick)
+        oldest = self._now + 1
+        for which, table in enumerate(st.tagged()):
+            # The work after the floor: from the journal or from the table, whichever is
+            # shorter (a total timer around a whole file keeps the floor at its start).
+            if len(table) <= len(journal) - first:
+                found: Iterable[Site] = [s for s, t in table.items() if t > floor]
+            else:
+                found = dict.fromkeys(journal[i][1] for i in range(first, len(journal)))
+            for site in found:
+                tick = table.get(site)
+                if tick is not None and tick > floor:
+                    tags = frozenset(s for s, t in starts.items() if t < tick)
+                    snap.record(site, tick, which, tags)
+                    oldest = min(oldest, tick)
+                    self.recorded += 1
+        if self.recorded > self.max_recorded:
+            raise TooComplex(f"more than {self.max_recorded:,} pending values at timer reads")
+        # The names that may hold a result to sync: bound after the oldest work recorded
+        # (a value covering that work was made, and so bound, after it).
+        names: set[str] = set()
+        bound_at = self._bound_at
+        for i in range(bisect_right(bound_at, oldest, key=by_tick), len(bound_at)):
+            name = bound_at[i][1]
+            if name not in names:
+                names.add(name)
+                value = st.env.get(name)
+                if isinstance(value, JaxVal):
+                    snap.hold(name, value, name in st.bound)
+
+    # ------------------------------------------------------------------ results
+    def regions(self: FlowAnalysis) -> list[Region]:
+        by_stop: dict[Site, set[Site]] = {}
+        for stop, start in self.pairs:
+            by_stop.setdefault(stop, set()).add(start)
+        out = []
+        for stop, starts in by_stop.items():
+            snap = self.snapshots.get(stop)
+            if snap is None or not isinstance(stop, cst.Call):
+                continue
+            def inside(table: dict[Site, frozenset[Site]], starts: set[Site]) -> frozenset[Site]:
+                return frozenset(s for s, tags in table.items() if tags & starts)
+
+            out.append(Region(stop, frozenset(starts), self.where[stop],
+                              inside(snap.pending, starts), inside(snap.transferred, starts),
+                              snap.events_in(starts, COMPILE), snap.events_in(starts, IDLE),
+                              snap))
+        return out
