@@ -1,0 +1,83 @@
+"""The analysis' cost grows linearly with the file, and a file beyond its budget is one error.
+
+Times are compared as ratios measured in the same run (4x the input may cost at most 6x the
+time), never against a fixed number: the machines are shared and noisy. The growth curve up
+to N = 6,000 is measured by benchmarks/growth.py (results in benchmarks/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, jaxlint
+
+from jaxlint import lint_source
+from jaxlint.errors import SourceError
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import growth  # noqa: E402
+
+
+def _cost(text: str, path: str = "case.py", rounds: int = 3) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.process_time()
+        lint_source(text, path)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("shape", [growth.sequential_regions, growth.regions_with_branches,
+                                   growth.pending_values], ids=lambda f: f.__name__)
+def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[int], str]
+                                                               ) -> None:
+    small, large = shape(150), shape(600)
+    lint_source(small, "warm-up.py")  # imports and caches outside the measurement
+    ratio = _cost(large) / _cost(small)
+    assert ratio <= 6, f"{shape.__name__}: 4x the input cost {ratio:.1f}x the time"
+
+
+def test_findings_grow_with_the_regions() -> None:
+    # the cost test above is only meaningful if every region is still analysed and reported
+    found = lint_source(growth.sequential_regions(600), "case.py")
+    assert sum(f.code == "JAX101" for f in found) == 600
+
+
+def test_budget_turns_a_file_into_one_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jaxlint.analysis.flow as flow
+
+    monkeypatch.setattr(flow, "MAX_STEPS", 1_000)
+    with pytest.raises(SourceError, match=r"^too complex to analyse \(more than 1,000 "
+                                          r"analysis steps\)$"):
+        lint_source(growth.sequential_regions(100), "case.py")
+    monkeypatch.setattr(flow, "MAX_STEPS", 10_000_000)
+    monkeypatch.setattr(flow, "MAX_RECORDED", 50)
+    with pytest.raises(SourceError, match=r"pending values at timer reads"):
+        lint_source(growth.sequential_regions(100).replace(
+            "f = jax.jit", "total = time.perf_counter()\nf = jax.jit"), "case.py")
+
+
+def _total_around_unsynced_regions(n: int) -> str:
+    """Quadratic by nature: every read may close the total region, which contains all the
+    unsynced work so far. The budget stops it (benchmarks/RESULTS.md)."""
+    return growth.sequential_regions(n).replace(
+        "f = jax.jit", "total = time.perf_counter()\nf = jax.jit") + \
+        "print(time.perf_counter() - total)\n"
+
+
+@pytest.mark.slow
+def test_adversarial_file_is_one_error_line_and_the_run_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "huge.py").write_text(_total_around_unsynced_regions(2_100))
+    (tmp_path / "small.py").write_text(growth.sequential_regions(2))
+    proc = jaxlint("--no-cache", "-j1", "-q", "huge.py", "small.py", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        "huge.py: error: too complex to analyse (more than 2,000,000 pending values at "
+        "timer reads)"
+    ]
+    reported = [line.split(":")[0] for line in proc.stdout.splitlines()]
+    assert len(reported) >= 2 and set(reported) == {"small.py"}
