@@ -7,9 +7,6 @@ from dataclasses import dataclass, field, replace
 
 from jaxlint.analysis.values import EMPTY, JaxVal, Site, Value, join_values
 
-Ticks = dict  # of Site -> int: the tick of a site's latest dispatch (or event)
-
-
 @dataclass
 class State:
     """What is known at one program point, on all paths that reach it.
@@ -36,9 +33,9 @@ class State:
 
     env: dict[str, Value] = field(default_factory=dict)
     bound: set[str] = field(default_factory=set)  # grown in place: copy() copies it
-    pending: Ticks[Site, int] = field(default_factory=dict)
-    transferred: Ticks[Site, int] = field(default_factory=dict)
-    reads: Ticks[Site, int] = field(default_factory=dict)
+    pending: dict[Site, int] = field(default_factory=dict)
+    transferred: dict[Site, int] = field(default_factory=dict)
+    reads: dict[Site, int] = field(default_factory=dict)
     timers: dict[str, frozenset[Site]] = field(default_factory=dict)
     called: frozenset[Site] = EMPTY
     live: bool = True
@@ -48,7 +45,7 @@ class State:
                        transferred=dict(self.transferred), reads=dict(self.reads),
                        timers=dict(self.timers))
 
-    def tagged(self) -> tuple[Ticks[Site, int], ...]:
+    def tagged(self) -> tuple[dict[Site, int], ...]:
         """The tables whose entries a region can contain (by their ticks)."""
         return self.pending, self.transferred
 
@@ -91,7 +88,7 @@ class State:
         return all((a > since) == (b > since) for a, b in pairs)
 
 
-def _merge_ticks(a: Ticks[Site, int], b: Ticks[Site, int]) -> None:
+def _merge_ticks(a: dict[Site, int], b: dict[Site, int]) -> None:
     for site, tick in b.items():
         old = a.get(site)
         if old is None or tick > old:
