@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from jaxlint.analysis.values import EMPTY, JaxVal, Site, Value, join_values
 
+
 @dataclass
 class State:
     """What is known at one program point, on all paths that reach it.
