@@ -272,13 +272,23 @@ def _print(run: Run, args: argparse.Namespace) -> None:
         print("All checks passed.", file=sys.stderr)
 
 
+def _subcommand(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names, if any. A word that is also an existing path is a path:
+    callers such as pre-commit append file names to ``jaxlint``, and a staged script named
+    ``verify`` must be linted, never run."""
+    if argv and argv[0] in SUBCOMMANDS and not os.path.lexists(argv[0]):
+        return argv[0]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "verify":
+    command = _subcommand(argv)
+    if command == "verify":
         from jaxlint.verify import main as verify_main  # imports nothing heavy until it runs
 
         return verify_main(argv[1:])
-    if argv and argv[0] == "rule":
+    if command == "rule":
         return _rule(argv[1:])
     args = build_parser().parse_args(argv)
     run = Run()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from fixture_support import FIXTURES, expected, fixture_files
-from helpers import jaxlint
+from helpers import ROOT, jaxlint
 
 SEED = FIXTURES / "JAX101" / "seed.py"
 
@@ -206,3 +206,20 @@ def test_statistics_counts_per_rule() -> None:
     listed = jaxlint("fixtures/JAX101", "fixtures/JAX104").stdout.splitlines()
     assert codes == {c: sum(f" {c} " in line for line in listed) for c in codes}
     assert set(codes) == {"JAX101", "JAX104"}
+
+
+def test_a_path_named_like_a_subcommand_is_a_path(tmp_path: Path) -> None:
+    # File names never select a subcommand: pre-commit and other callers pass file names
+    # where ``jaxlint`` expects paths, and ``verify`` is the one command that runs code.
+    script = ("from pathlib import Path\nPath('ran.txt').write_text('ran')\n"
+              "import time\nimport jax.numpy as jnp\nt0 = time.perf_counter()\n"
+              "y = jnp.ones(3) * 2\nprint(time.perf_counter() - t0)\n")
+    for name in ("verify", "rule"):
+        (tmp_path / name).write_text(script)
+        proc = jaxlint(name, "--no-cache", cwd=tmp_path)
+        assert proc.returncode == 1, proc.stderr
+        assert proc.stdout.startswith(f"{name}:7:"), proc.stdout
+        assert not (tmp_path / "ran.txt").exists()
+    # where no such path exists the word is still the subcommand
+    proc = jaxlint("rule", "JAX101", cwd=ROOT)
+    assert proc.returncode == 0 and "## What it does" in proc.stdout

@@ -198,3 +198,22 @@ def test_installed_hook_blocks_the_commit(project: Path, home: Path) -> None:
     stage(project, home, {"bad.py": CLEAN})
     result = _run("git", "commit", "-m", "bench", cwd=project, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_staged_file_named_like_a_subcommand_is_linted_not_run(project: Path,
+                                                                  home: Path) -> None:
+    # pre-commit appends file names to ``entry: jaxlint``; a staged script named ``verify``
+    # (a Python file by its shebang) must be checked like any other, never executed.
+    script = ("#!/usr/bin/env python3\nfrom pathlib import Path\n"
+              "Path('ran.txt').write_text('the hook ran this file')\n" + MISTAKE)
+    for name in ("verify", "rule"):
+        (project / name).write_text(script)
+        (project / name).chmod(0o755)  # identify reads the shebang of executables only
+    stage(project, home, {"verify": script, "rule": script})
+    result = pre_commit(project, home, "run", "jaxlint", "--files", "verify", "rule")
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert re.search(r"^jaxlint\.+Failed$", out, re.M), out
+    assert re.search(r"^verify:11:\d+: JAX101 ", out, re.M), out
+    assert re.search(r"^rule:11:\d+: JAX101 ", out, re.M), out
+    assert not (project / "ran.txt").exists()
