@@ -34,7 +34,8 @@ class Device:
         return self._now
 
     def _event(self: FlowAnalysis, site: Site) -> int:
-        """A new tick for an event a region may contain (dispatch, compile, idle sync)."""
+        """A new tick for work a region may contain (a dispatch, or the work a function's
+        caller left running), noted in the journal that timer reads look back through."""
         tick = self._tick()
         self._journal.append((tick, site))
         return tick

@@ -74,7 +74,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._parents: set[str] = set()
         self.module_name = module_name
         # The analysis' clock (see ``State``) and what happened at each tick, in order: work
-        # dispatched, compiled or synced idly (``_journal``) and names bound (``_bound_at``).
+        # dispatched (``_journal``) and names bound (``_bound_at``). Compiling calls and idle
+        # syncs are in each frame's ``events``.
         # A timer read looks back only as far as the oldest start it may be paired with.
         self._now = 0
         self._journal: list[tuple[int, Site]] = []
@@ -129,6 +130,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.pairs.clear()
         self.bare.clear()
         self.bare_ticks.clear()
+        self.recorded = 0  # pass 1's snapshots are gone: only the real run's count
         self._journal.clear()
         self._bound_at.clear()
         self.transfer_where.clear()
