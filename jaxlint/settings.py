@@ -37,8 +37,8 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
     # four times slower (measured on the corpus).
     imports = (
         re.compile(rb"import" + ws + rb"+(?:[\w.]+(?:" + ws + rb"+as" + ws + rb"+\w+)?"
-                   + ws + rb"*," + ws + rb"*)*(?:time|timeit)\b"),  # import os, time as t
-        re.compile(rb"from" + ws + rb"+(?:time|timeit)\b"),  # from time import ...
+                   + ws + rb"*," + ws + rb"*)*(?:time|timeit|datetime)\b"),  # import os, time as t
+        re.compile(rb"from" + ws + rb"+(?:time|timeit|datetime)\b"),  # from time import ...
     )
     time_function = (
         re.compile(rb"\." + ws + rb"*time\b"),  # time.time, _time.time
@@ -53,8 +53,8 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
 _IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
 # Names a timer read must spell out, whatever the import style (``time.time`` and
 # ``from time import time`` are matched by _TIME_FUNCTION).
-_CLOCK_NAMES = (b"perf_counter", b"monotonic", b"process_time", b"time_ns", b"default_timer",
-                b"timeit")
+_CLOCK_NAMES = (b"perf_counter", b"monotonic", b"process_time", b"thread_time", b"time_ns",
+                b"default_timer", b"timeit", b"now(", b"utcnow", b"today(")
 # A file doing JAX work names jax or a library built on it (or the project's own names).
 _JAX_NAMES = (b"jax", b"flax", b"optax", b"equinox", b"haiku", b"chex", b"diffrax")
 

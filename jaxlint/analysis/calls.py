@@ -24,6 +24,7 @@ from jaxlint.analysis.syntax import (
     dotted,
     is_const_string,
     params_of,
+    positive_literal,
 )
 from jaxlint.analysis.timers import COMPILE, Event
 from jaxlint.analysis.values import (
@@ -41,8 +42,10 @@ from jaxlint.analysis.values import (
     Site,
     TimerRead,
     Transform,
+    CALLABLES,
     Value,
     join_values,
+    union_elements,
     union_jax,
 )
 
@@ -135,7 +138,8 @@ class Calls:
             init = callee.members.get("__init__")
             if isinstance(init, Func):
                 self._call_func(init, node, args, Instance(callee), st)
-            return Instance(callee)
+                return Instance(callee)
+            return self._construct_record(callee, args)
         if isinstance(callee, Instance):
             call = callee.klass.members.get("__call__")
             if isinstance(call, JaxCallable):
@@ -172,6 +176,8 @@ class Calls:
             self._sync(union_jax(jax_args), st, site=node)
             return union_jax(values)
         if kind is CallKind.TRANSFER:
+            if len(values) == 1 and isinstance(values[0], TimerRead):
+                return values[0]  # ``int(time.time())``, ``float(t0)``: the same reading
             for v in jax_args:
                 self._sync(v, st, transfer=True)
             return None
@@ -196,7 +202,11 @@ class Calls:
             return self._dispatch(node, values, st)
         if q in ("builtins.list", "builtins.tuple", "builtins.dict", "builtins.sorted",
                  "builtins.reversed"):
-            return union_jax(values)
+            return union_jax(values) or union_elements(values)
+        if q in ("builtins.enumerate", "builtins.zip", "builtins.iter", "builtins.next") and (
+            not jax_args
+        ):
+            return union_elements(values)
         if q in ("builtins.max", "builtins.min") and jax_args:
             for v in jax_args:
                 self._sync(v, st, transfer=True)
@@ -212,6 +222,12 @@ class Calls:
         if isinstance(base, Ref):
             return self._call_ref(f"{base.name}.{attr}", node, st)
         args = self._args(node, st)
+        if isinstance(base, TimerRead) and attr in names.READING_METHODS:
+            return base
+        if isinstance(base, CALLABLES) and attr in names.CONTAINER_READERS and not (
+            isinstance(base, Instance) and attr in base.klass.members
+        ):
+            return base  # ``steps.items()``, ``fns.get(name)``: the functions it holds
         values = [v for _, _, v in args]
         if isinstance(base, JaxVal):
             if attr == "block_until_ready":
@@ -275,6 +291,27 @@ class Calls:
                 for v in values:
                     self._sync(v, st, transfer=True)
         return None
+
+    def _construct_record(self: FlowAnalysis, klass: Klass,
+                          args: list[tuple[str | None, str, Value]]) -> Value:
+        """A class without its own ``__init__``: a dataclass, a NamedTuple, a flax or equinox
+        module, whose fields are its annotated names in order. Functions passed in become
+        what its instances' fields hold (``cfg.step(x)``); with JAX values it is a pytree of
+        them, so waiting for it waits for them."""
+        fields = [small.target.value for line in klass.node.body.body
+                  if isinstance(line, cst.SimpleStatementLine) for small in line.body
+                  if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+        i = 0
+        for kw, star, value in args:
+            name = kw if kw is not None else (fields[i] if not star and i < len(fields) else None)
+            if kw is None and not star:
+                i += 1
+            if name is not None and isinstance(value, CALLABLES):
+                old = klass.members.get(name)
+                klass.members[name] = (join_values(old, value) if isinstance(old, CALLABLES)
+                                       else value)
+        pytree = union_jax(v for _, _, v in args)
+        return pytree if pytree is not None else Instance(klass)
 
     def _note_call(self: FlowAnalysis, callee: JaxCallable, node: Site, st: State) -> None:
         """A call of a jitted function compiles when it is the first on every path so far.
@@ -450,6 +487,8 @@ class Calls:
             self._set(st, name, JaxVal(entered) if isinstance(value, JaxVal) else value)
         for param in params_of(fn.node):
             frame.binds.setdefault(param.name.value, set()).add(param.name)
+            if positive_literal(param.default):
+                self._positive.add(param.name)
             if param.name.value not in st.env:
                 self._set(st, param.name.value, None)
         saved_loc = self._loc

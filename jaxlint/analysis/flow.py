@@ -101,6 +101,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._memo: dict[tuple[object, ...], Summary] = {}
         self._active: set[tuple[object, ...]] = set()
         self._frames: list[Frame] = []
+        self._module_frame = Frame(func=None)
+        # Binding targets given a positive int or a non-empty literal (``n = 10``,
+        # ``sizes = [256, 512]``, ``def bench(reps=5)``): loops over them run at least once.
+        self._positive: set[cst.CSTNode] = set()
         self._loc: StmtLoc = StmtLoc(module, False)
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
@@ -140,7 +144,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._funcs.clear()
 
     def _run_module(self) -> State:
-        self._frames = [Frame(func=None)]
+        self._module_frame = Frame(func=None)
+        self._frames = [self._module_frame]
         st = self._exec_block(self.module.body, State())
         self._frames.pop()
         return st

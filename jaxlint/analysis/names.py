@@ -38,9 +38,19 @@ TIMERS = frozenset(
         "time.monotonic_ns",
         "time.process_time",
         "time.process_time_ns",
+        "time.thread_time",
+        "time.thread_time_ns",
         "timeit.default_timer",
+        # datetime readings: ``(datetime.now() - start).total_seconds()``
+        "datetime.datetime.now",
+        "datetime.datetime.utcnow",
+        "datetime.datetime.today",
     }
 )
+
+# Methods of a clock reading that give the same reading in another form
+# (``datetime.now().replace(microsecond=0)``, ``.timestamp()``).
+READING_METHODS = frozenset({"replace", "astimezone", "timestamp", "__float__"})
 
 HARNESSES = frozenset({"timeit.timeit", "timeit.repeat"})
 HARNESS_TIMERS = frozenset({"timeit.Timer"})
@@ -96,6 +106,9 @@ INERT_ATTRIBUTES = frozenset(
 
 # Attributes of a JAX array that are themselves device operations.
 WORK_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
+
+# Methods of a dict or list that give (views of) what it holds.
+CONTAINER_READERS = frozenset({"items", "values", "get", "pop", "copy", "popitem"})
 
 # Methods that put their argument into a container the receiver holds (results.append(y)).
 CONTAINER_MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})

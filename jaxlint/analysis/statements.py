@@ -18,8 +18,10 @@ from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     StmtLoc,
     dotted,
+    positive_literal,
 )
 from jaxlint.analysis.values import (
+    CALLABLES,
     Func,
     JaxVal,
     Ref,
@@ -51,7 +53,9 @@ class Statements:
                 for t, v in zip(elems, values):
                     self._bind(t, v, st)
                 return
-            part = value if isinstance(value, JaxVal) else None
+            # unpacking a pytree gives its leaves; unpacking a container of functions
+            # (``for name, fn in pairs``) gives one of them
+            part = value if isinstance(value, (JaxVal, *CALLABLES)) else None
             for t in elems:
                 self._bind(t.value if isinstance(t, cst.StarredElement) else t, part, st)
             return
@@ -64,6 +68,11 @@ class Statements:
                 old = st.env.get(key)
                 new = replace(value, container=True)
                 self._set(st, key, join_values(old, new) if isinstance(old, JaxVal) else new)
+            elif key is not None and isinstance(value, CALLABLES):
+                # ``steps["adam"] = jax.jit(adam)``: the container now holds a function
+                old = st.env.get(key)
+                self._set(st, key, join_values(old, value) if isinstance(old, CALLABLES)
+                          else value)
             return
         key = dotted(target)
         if key is None:
@@ -136,6 +145,8 @@ class Statements:
             value = self._eval(small.value, st)
             for t in small.targets:
                 self._bind(t.target, value, st, small.value)
+                if isinstance(t.target, cst.Name) and positive_literal(small.value):
+                    self._positive.add(t.target)
             self._last_elements = None
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
@@ -224,7 +235,9 @@ class Statements:
         return join_states([then, other])
 
     def _loop(self: FlowAnalysis, head: State, run_body: object, stmt: cst.For | cst.While,
-              test: cst.BaseExpression | None) -> State:
+              test: cst.BaseExpression | None, once: bool = False) -> State:
+        """``once``: the loop is known to run at least once, so it is not left before a
+        round ends (a warm-up or sync in it always happens)."""
         breaks: list[State] = []
         last_ends: list[State] = []
         exit_state = head
@@ -243,12 +256,15 @@ class Statements:
             self.frame.loops.pop()
             breaks.extend(brk)
             last_ends = [s for s in [end, *cont, *brk] if s.live]
+            after_round = [end, *cont]
             new_head = join_states([head, end, *cont])
             if new_head.same_shape(head, since):
                 break
             head = new_head
         infinite = isinstance(test, cst.Name) and test.value == "True"
         normal = [] if infinite else [exit_state]
+        if once and not infinite:
+            normal = [join_states(after_round)]
         if stmt.orelse is not None and normal:
             normal = [self._exec_suite(stmt.orelse.body, exit_state.copy())]
         out = join_states(normal + breaks)
@@ -262,13 +278,36 @@ class Statements:
     def _exec_For(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
         it = self._eval(stmt.iter, st)
-        elem = it if isinstance(it, JaxVal) else None
+        elem = it if isinstance(it, (JaxVal, *CALLABLES)) else None
 
         def body(state: State) -> State:
             self._bind(stmt.target, elem, state)
             return self._exec_suite(stmt.body, state)
 
-        return self._loop(st, body, stmt, None)
+        return self._loop(st, body, stmt, None, once=self._runs_once(stmt.iter))
+
+    def _runs_once(self: FlowAnalysis, node: cst.BaseExpression) -> bool:
+        """Whether a ``for`` loop over ``node`` runs at least once: a non-empty literal, or
+        ``range`` of a positive count, or a name only ever bound to one of those."""
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and (
+            node.func.value == "range" and self.is_external("range")
+        ) and 1 <= len(node.args) <= 2 and not any(a.star or a.keyword for a in node.args):
+            if len(node.args) == 2:
+                lo, hi = (a.value for a in node.args)
+                return (isinstance(lo, cst.Integer) and lo.value == "0"
+                        and self._runs_once_name(hi))
+            return self._runs_once_name(node.args[0].value)
+        return self._runs_once_name(node)
+
+    def _runs_once_name(self: FlowAnalysis, node: cst.BaseExpression) -> bool:
+        if positive_literal(node):
+            return True
+        if not isinstance(node, cst.Name):
+            return False
+        binds = self.frame.binds.get(node.value)
+        if not binds and self.frame.func is not None:
+            binds = self._module_frame.binds.get(node.value)
+        return bool(binds) and all(b in self._positive for b in binds)
 
     def _exec_While(self: FlowAnalysis, stmt: cst.While, st: State) -> State:
         return self._loop(st, lambda state: self._exec_suite(stmt.body, state), stmt, stmt.test)

@@ -74,3 +74,19 @@ class StmtLoc:
     node: cst.CSTNode
     fixable: bool
 
+
+
+def positive_literal(node: cst.BaseExpression | None) -> bool:
+    """A positive integer or a non-empty container literal: a loop over it (or over
+    ``range`` of it) runs at least once."""
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value.replace("_", ""), 0) > 0
+        except ValueError:
+            return False
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return bool(node.elements) and not any(
+            isinstance(e, cst.StarredElement) for e in node.elements)
+    if isinstance(node, cst.Dict):
+        return bool(node.elements) and all(isinstance(e, cst.DictElement) for e in node.elements)
+    return False

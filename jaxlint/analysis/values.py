@@ -197,3 +197,24 @@ def union_jax(values: Iterable[Value]) -> JaxVal | None:
     if out is None:
         return None
     return replace(out, container=False) if out.container else out
+
+
+# Values that a Python container can hold and that matter when taken out and called.
+CALLABLES = (JaxCallable, Func, Instance, Klass, LibObject, Transform)
+
+
+def union_elements(values: Iterable[Value]) -> Value:
+    """What a container literal (or ``list(...)``, ``zip(...)``) holds, as one value.
+
+    JAX values make it a pytree of them (a container). Otherwise, functions and objects it
+    holds are joined into one: ``steps["adam"](x)`` or ``for name, fn in pairs: fn(x)`` calls
+    one of them, and which one is not known, so each behaves like their join."""
+    values = list(values)
+    joined = union_jax(values)
+    if joined is not None:
+        return replace(joined, container=True)
+    out: Value = None
+    for v in values:
+        if isinstance(v, CALLABLES):
+            out = join_values(out, v)
+    return out
