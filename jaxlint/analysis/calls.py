@@ -40,6 +40,7 @@ from jaxlint.analysis.values import (
     Lowered,
     Ref,
     Site,
+    TimedBlock,
     TimerRead,
     Transform,
     CALLABLES,
@@ -64,6 +65,9 @@ class Summary:
     waits_by_transfer: bool = False  # waits, but only through a host transfer
     result: Value = None
     jit_calls: frozenset[Site] = frozenset()  # jitted functions (by origin) it calls
+    reads: frozenset[Site] = frozenset()  # timer reads it makes (its own and its callees')
+    pairs: frozenset[tuple[Site, Site]] = frozenset()  # (stop, start) pairs it makes
+    generator: bool = False  # a generator function: calling it runs nothing yet
 
 
 NOTHING = Summary()
@@ -81,6 +85,8 @@ class Frame:
     events: list[Event] = field(default_factory=list)
     jit_calls: set[Site] = field(default_factory=set)
     binds: dict[str, set[cst.CSTNode]] = field(default_factory=dict)  # name -> its targets
+    # a timer read made inside a call -> the calls in this frame that made it (``_lift``)
+    lifted: dict[Site, set[Site]] = field(default_factory=dict)
 
     @property
     def closure(self) -> tuple[dict[str, Value], ...]:
@@ -399,12 +405,19 @@ class Calls:
                    st: State) -> Value:
         params = self._bind_params(fn, args, self_value)
         summary = self._call_function(fn, params)
+        if summary.generator:
+            return summary.result
         values = [v for _, _, v in args]
         for origin in summary.jit_calls:
             self.frame.jit_calls.add(origin)
             self._first_call(origin, node, st)
         if summary.waits or summary.waits_by_transfer:
             self._sync_all(st, transfer=not summary.waits)
+        reading = self._lift(node, summary.reads, summary.pairs,
+                             isinstance(summary.result, TimerRead), st)
+        if reading is not None:
+            return reading
+        if summary.waits or summary.waits_by_transfer:
             if summary.work:
                 result = self._dispatch(node, values, st)
                 self._sync(result, st, transfer=not summary.waits)
@@ -466,12 +479,22 @@ class Calls:
             return None
         return value
 
+    @staticmethod
+    def closure_key(fn: Func) -> object:
+        """What of a nested function's closure decides what its calls do: the functions and
+        objects it closes over (a decorator's ``wrapper`` calls the ``fn`` it wraps)."""
+        if not fn.closure:
+            return None
+        return tuple(sorted((k, v) for k, v in fn.closure[0].items()
+                            if isinstance(v, (Func, JaxCallable, Instance, Klass))))
+
     def _call_function(self: FlowAnalysis, fn: Func, params: dict[str, Value]) -> Summary:
-        if isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node):
-            return NOTHING
-        # The memo key: the function and what each parameter holds (JAX values as one kind).
-        key = (fn.node, tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
-                                     key=lambda kv: kv[0])))
+        generator = isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node)
+        # The memo key: the function, what it closes over, and what each parameter holds
+        # (JAX values as one kind).
+        key = (fn.node, self.closure_key(fn),
+               tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
+                            key=lambda kv: kv[0])))
         if key in self._memo:
             return self._memo[key]
         if key in self._active or len(self._frames) > MAX_CALL_DEPTH:
@@ -492,6 +515,7 @@ class Calls:
             if param.name.value not in st.env:
                 self._set(st, param.name.value, None)
         saved_loc = self._loc
+        first_read, first_pair = len(self._read_log), len(self._pair_log)
         self._frames.append(frame)
         try:
             if isinstance(fn.node, cst.Lambda):
@@ -513,8 +537,17 @@ class Calls:
         result: Value = None
         for _, v in frame.returns:
             result = join_values(result, v)
-        summary = Summary(frame.did_work, waits, by_transfer, result,
-                          frozenset(frame.jit_calls))
+        reads = frozenset(self._read_log[first_read:])
+        pairs = frozenset(self._pair_log[first_pair:])
+        if generator:
+            # Calling a generator function runs none of its body: its own regions were
+            # found just now. A ``@contextmanager`` that reads the clock before and after
+            # its ``yield`` times the ``with`` body.
+            timed = any(start in reads and start != stop for stop, start in pairs)
+            summary = Summary(result=TimedBlock() if timed else None, generator=True)
+        else:
+            summary = Summary(frame.did_work, waits, by_transfer, result,
+                              frozenset(frame.jit_calls), reads, pairs)
         self._memo[key] = summary
         return summary
 

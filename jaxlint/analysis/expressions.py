@@ -83,7 +83,7 @@ class Expressions:
         ):
             for stop in left.sites:
                 for start in right.sites:
-                    self.pairs.add((stop, start))
+                    self._pair(stop, start)
             return None
         if isinstance(left, TimerRead) != isinstance(right, TimerRead):
             # ``time.time() * 1000``, ``time.perf_counter_ns() // 10**6``: the same reading

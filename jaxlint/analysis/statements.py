@@ -23,6 +23,8 @@ from jaxlint.analysis.syntax import (
 from jaxlint.analysis.values import (
     CALLABLES,
     Func,
+    Instance,
+    TimedBlock,
     JaxVal,
     Ref,
     TimerRead,
@@ -313,6 +315,7 @@ class Statements:
         return self._loop(st, lambda state: self._exec_suite(stmt.body, state), stmt, stmt.test)
 
     def _exec_Try(self: FlowAnalysis, stmt: cst.Try | cst.TryStar, st: State) -> State:
+        first_return = len(self.frame.returns)
         body_end = self._exec_suite(stmt.body, st.copy())
         # An exception can leave the body anywhere; its two ends bound what handlers see.
         start = join_states([st, body_end])
@@ -328,8 +331,17 @@ class Statements:
             body_end = self._exec_suite(stmt.orelse.body, body_end)
         out = join_states([body_end, *ends])
         if stmt.finalbody is not None:
+            # ``return fn(x)`` in the body runs ``finally`` before the function returns: a
+            # clock read there sees the returned work still running.
+            returned = self.frame.returns[first_return:]
+            del self.frame.returns[first_return:]
+            for ret_state, value in returned:
+                done = self._exec_suite(stmt.finalbody.body, ret_state)
+                if done.live:
+                    self.frame.returns.append((done, value))
             if not out.live:
-                self._exec_suite(stmt.finalbody.body, start.copy())
+                if not returned:
+                    self._exec_suite(stmt.finalbody.body, start.copy())
                 return out
             out = self._exec_suite(stmt.finalbody.body, out)
         return out
@@ -337,12 +349,39 @@ class Statements:
     _exec_TryStar = _exec_Try
 
     def _exec_With(self: FlowAnalysis, stmt: cst.With, st: State) -> State:
+        """A context manager of the file's own that reads the clock on entry and on exit
+        (a ``Timer`` class, a ``@contextmanager`` timer) makes the body a timed region; the
+        ``with`` item stands for both reads."""
         self._loc = StmtLoc(stmt, True)
+        exits: list[tuple[Value, cst.BaseExpression]] = []
         for item in stmt.items:
-            self._eval(item.item, st)
+            value = self._eval(item.item, st)
+            entered: Value = None
+            if isinstance(value, Instance):
+                enter = value.klass.members.get("__enter__")
+                if isinstance(enter, Func):
+                    entered = self._call_func(enter, item.item, [], value, st)
+                exits.append((value, item.item))
+            elif isinstance(value, TimedBlock):
+                self._lift(item.item, frozenset({item.item}), frozenset(), False, st)
+                exits.append((value, item.item))
             if item.asname is not None:
-                self._bind(item.asname.name, None, st)
-        return self._exec_suite(stmt.body, st)
+                self._bind(item.asname.name, entered if isinstance(entered, Instance) else None,
+                           st)
+        end = self._exec_suite(stmt.body, st)
+        if not end.live:
+            return end
+        for value, node in reversed(exits):
+            # The exit reads the clock after the body's last statement: the sync goes there.
+            self._loc = StmtLoc(stmt.body, isinstance(stmt.body, cst.IndentedBlock), at_end=True)
+            if isinstance(value, TimedBlock):
+                self._lift(node, frozenset({node}), frozenset({(node, node)}), False, end)
+                continue
+            assert isinstance(value, Instance)
+            exit_ = value.klass.members.get("__exit__")
+            if isinstance(exit_, Func):
+                self._call_func(exit_, node, [(None, "", None)] * 3, value, end)
+        return end
 
     def _exec_Match(self: FlowAnalysis, stmt: cst.Match, st: State) -> State:
         self._loc = StmtLoc(stmt, True)

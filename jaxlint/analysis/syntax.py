@@ -69,10 +69,13 @@ BUILTINS = frozenset(dir(builtins))
 
 @dataclass(frozen=True)
 class StmtLoc:
-    """Where a sync for a timer read would go: before ``node``, if ``fixable``."""
+    """Where a sync for a timer read would go: before ``node``, if ``fixable``; with
+    ``at_end``, ``node`` is a block and the sync goes after its last statement (a ``with``
+    timer reads the clock when its body ends)."""
 
     node: cst.CSTNode
     fixable: bool
+    at_end: bool = False
 
 
 

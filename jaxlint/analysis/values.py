@@ -89,6 +89,12 @@ class BenchmarkFixture:
 
 
 @dataclass(frozen=True)
+class TimedBlock:
+    """What a ``@contextmanager`` timer gives: ``with timed():`` reads a clock on entry and
+    subtracts it from a reading on exit, so the ``with`` body is a timed region."""
+
+
+@dataclass(frozen=True)
 class LibObject:
     """An object made by a JAX library (``optax.adam(...)``, ``nnx.Linear(...)``): its methods
     and calls compute on the JAX values they are given."""
@@ -145,6 +151,7 @@ Value = (
     | LibObject
     | HarnessTimer
     | BenchmarkFixture
+    | TimedBlock
     | None
 )
 
