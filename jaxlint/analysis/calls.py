@@ -68,6 +68,17 @@ class Summary:
     reads: frozenset[Site] = frozenset()  # timer reads it makes (its own and its callees')
     pairs: frozenset[tuple[Site, Site]] = frozenset()  # (stop, start) pairs it makes
     generator: bool = False  # a generator function: calling it runs nothing yet
+    waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
+    args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
+
+    @property
+    def waits_for_args(self) -> bool:
+        """Whether calling it waits for (at least) the JAX values passed to it."""
+        return self.waits or self.waits_args
+
+    @property
+    def transfers_args(self) -> bool:
+        return self.waits_by_transfer or self.args_by_transfer
 
 
 NOTHING = Summary()
@@ -189,6 +200,13 @@ class Calls:
             return None
         if kind is CallKind.TREE_MAP:
             return self._tree_map(node, values, st)
+        if q in names.TREE_LEAVES:
+            return union_elements(jax_args)
+        if q in names.BARRIERS:
+            self._sync_all(st, site=node)
+            return None
+        if q in names.RUNNERS:
+            return self._run_elsewhere(values[names.RUNNERS[q]:], node, st)
         if kind is CallKind.TRANSFORM:
             return self._make_callable(node, q in names.JIT_TRANSFORMS)
         if kind is CallKind.PARTIAL:
@@ -203,6 +221,9 @@ class Calls:
                 self._sync(v, st, transfer=True)
             return None
         if kind is CallKind.NO_WORK:
+            return None
+        if q in names.BARRIERS:
+            self._sync_all(st, site=node)
             return None
         if q == "builtins.sum" and jax_args:
             return self._dispatch(node, values, st)
@@ -251,6 +272,11 @@ class Calls:
         if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
             self._put(base_key, values, st)
             return None
+        if attr in names.RUNNER_METHODS and not isinstance(base, (Instance, Klass)):
+            # ``loop.run_in_executor(None, jax.block_until_ready, y)``, ``pool.submit(f, x)``
+            found = self._run_elsewhere(values[names.RUNNER_METHODS[attr]:], node, st)
+            if found is not None:
+                return found
         if isinstance(base, HarnessTimer) and attr in names.HARNESS_METHODS:
             self._harness(node, base.call, self._args(base.call, st), st)
             return None
@@ -343,6 +369,27 @@ class Calls:
         new = replace(item, container=True)
         self._set(st, key, join_values(old, new) if isinstance(old, JaxVal) else new)
 
+    def _run_elsewhere(self: FlowAnalysis, values: list[Value], node: cst.Call,
+                       st: State) -> Value:
+        """``asyncio.to_thread(fn, *args)`` and executor forms run ``fn(*args)``: awaiting
+        (or ``.result()``) gives what it gives, so its effect on the arguments is the
+        call's: a sync, a transfer, or work."""
+        if not values:
+            return None
+        fn, rest = values[0], values[1:]
+        effect = self._effect_on_args(fn, len(rest))
+        tree = union_jax(rest)
+        if effect == "sync":
+            self._sync(tree, st, site=node)
+            return tree
+        if effect == "transfer":
+            for v in rest:
+                self._sync(v, st, transfer=True)
+            return None
+        if effect == "work":
+            return self._dispatch(node, rest, st)
+        return None
+
     def _tree_map(self: FlowAnalysis, node: cst.Call, values: list[Value], st: State) -> Value:
         fn = values[0] if values else None
         trees = values[1:]
@@ -376,9 +423,9 @@ class Calls:
             summary = self._call_function(
                 fn, {p: INPUT for p in params[: max(arity, 1)]}
             )
-            if summary.waits:
+            if summary.waits_for_args:
                 return "sync"
-            if summary.waits_by_transfer:
+            if summary.transfers_args:
                 return "transfer"
             return "work" if summary.work else None
         return None
@@ -413,6 +460,10 @@ class Calls:
             self._first_call(origin, node, st)
         if summary.waits or summary.waits_by_transfer:
             self._sync_all(st, transfer=not summary.waits)
+        elif summary.waits_args or summary.args_by_transfer:
+            # ``wait_all(tree)``: waits for what it was given (and, in dispatch order,
+            # everything before it), not for work dispatched after that.
+            self._sync(union_jax(values), st, transfer=not summary.waits_args, site=node)
         reading = self._lift(node, summary.reads, summary.pairs,
                              isinstance(summary.result, TimerRead), st)
         if reading is not None:
@@ -502,12 +553,14 @@ class Calls:
         self._active.add(key)
         entry = fn.node
         frame = Frame(func=fn, entry=entry)
-        # What the caller left running, as one pseudo-site: the function waits for it when
-        # it syncs its arguments (or everything).
+        # What the caller left running, as two pseudo-sites: its JAX arguments, and (later
+        # on the clock) everything else. Waiting for an argument waits for the first only;
+        # waiting for work the function made, or for everything, waits for both.
+        given = self._event(fn.node.params)
         entered = self._event(entry)
-        st = State(pending={entry: entered})
+        st = State(pending={fn.node.params: given, entry: entered})
         for name, value in params.items():
-            self._set(st, name, JaxVal(entered) if isinstance(value, JaxVal) else value)
+            self._set(st, name, JaxVal(given) if isinstance(value, JaxVal) else value)
         for param in params_of(fn.node):
             frame.binds.setdefault(param.name.value, set()).add(param.name)
             if positive_literal(param.default):
@@ -534,6 +587,11 @@ class Calls:
         waits = bool(exits) and all(entry not in s.pending and entry not in s.transferred
                                     for s in exits)
         by_transfer = bool(exits) and not waits and all(entry not in s.pending for s in exits)
+        args = fn.node.params
+        waits_args = bool(exits) and not waits and all(
+            args not in s.pending and args not in s.transferred for s in exits)
+        args_by_transfer = bool(exits) and not (waits or by_transfer or waits_args) and all(
+            args not in s.pending for s in exits)
         result: Value = None
         for _, v in frame.returns:
             result = join_values(result, v)
@@ -547,7 +605,8 @@ class Calls:
             summary = Summary(result=TimedBlock() if timed else None, generator=True)
         else:
             summary = Summary(frame.did_work, waits, by_transfer, result,
-                              frozenset(frame.jit_calls), reads, pairs)
+                              frozenset(frame.jit_calls), reads, pairs,
+                              waits_args=waits_args, args_by_transfer=args_by_transfer)
         self._memo[key] = summary
         return summary
 

@@ -233,8 +233,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
                 summary = self._call_function(value, params)
                 if summary.work:
                     out[name] = JaxCallable(synced=summary.waits or summary.waits_by_transfer)
-                elif summary.waits:
+                elif summary.waits_for_args:
                     out[name] = Ref("jax.block_until_ready")
-                elif summary.waits_by_transfer:
+                elif summary.transfers_args:
                     out[name] = Ref("jax.device_get")
         return out

@@ -181,6 +181,34 @@ JIT_TRANSFORMS = frozenset(
 
 PARTIALS = frozenset({"functools.partial"})
 
+# Calls that give a pytree's leaves (or the pytree itself, flattened): a loop over them that
+# blocks each leaf waits for all of it.
+TREE_LEAVES = frozenset(
+    {
+        "jax.tree_util.tree_leaves",
+        "jax.tree.leaves",
+        "jax.tree_leaves",
+        "jax.tree_util.tree_flatten",
+        "jax.tree.flatten",
+        "jax.tree_flatten",
+        "jax.tree_util.tree_leaves_with_path",
+        "jax.tree.leaves_with_path",
+    }
+)
+
+# Barriers across hosts: they run a tiny computation on every device and block on it, so
+# (work running in dispatch order) everything dispatched before them is finished.
+BARRIERS = frozenset(
+    {
+        "jax.experimental.multihost_utils.sync_global_devices",
+    }
+)
+
+# Calls that run a function on other arguments in a thread or executor and give its result:
+# the index of the function among the positional arguments.
+RUNNERS = {"asyncio.to_thread": 0}
+RUNNER_METHODS = {"run_in_executor": 1, "submit": 0}
+
 # Calls in the JAX namespace that dispatch no device work. Anything else under ``jax.`` does.
 NO_WORK = frozenset(
     {
@@ -218,6 +246,24 @@ NO_WORK = frozenset(
 
 NO_WORK_PREFIXES = (
     "jax.config.",
+    "jax.distributed.",
+    "jax.experimental.compilation_cache.",
+    "jax.experimental.serialize_executable.",
+    "jax.experimental.multihost_utils.",  # host-side helpers (barriers are in BARRIERS)
+    # JAX's own internals: compiling, caching, configuration, bookkeeping (not arrays)
+    "jax._src.compilation_cache",
+    "jax._src.compiler",
+    "jax._src.cache_key",
+    "jax._src.config",
+    "jax._src.distributed",
+    "jax._src.monitoring",
+    "jax._src.profiler",
+    "jax._src.path",
+    "jax._src.util",
+    "jax._src.traceback_util",
+    "jax._src.xla_bridge",
+    "jax._src.lib.",
+    "jax.extend.backend.",
     "jax.sharding.",
     "jax.experimental.mesh_utils.",
     "jax.profiler.",

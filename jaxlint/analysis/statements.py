@@ -286,7 +286,10 @@ class Statements:
             self._bind(stmt.target, elem, state)
             return self._exec_suite(stmt.body, state)
 
-        return self._loop(st, body, stmt, None, once=self._runs_once(stmt.iter))
+        # A loop over JAX results (their leaves, a list of them) runs at least once: the
+        # value exists because work made it.
+        once = isinstance(it, JaxVal) or self._runs_once(stmt.iter)
+        return self._loop(st, body, stmt, None, once=once)
 
     def _runs_once(self: FlowAnalysis, node: cst.BaseExpression) -> bool:
         """Whether a ``for`` loop over ``node`` runs at least once: a non-empty literal, or
