@@ -250,6 +250,43 @@ def find_git_dir(source: dict, mirror: Path | None = None) -> Path:
         f"cloning {url} failed (offline? pass --mirror-dir DIR or set ${MIRROR_ENV})")
 
 
+def _archivable_tree(git_dir: Path, commit: str, tmp_objects: Path) -> tuple[str, dict, list]:
+    """The tree to archive, the environment to run ``git archive`` in, and missing paths.
+
+    A mirror may lack some blobs (large files are left out of snapshots), and ``git archive``
+    stops at the first one. Then the commit's tree is rebuilt without them in a throw-away
+    object folder (the mirror's objects as an alternate; nothing is written to the mirror)."""
+    listing = _git(git_dir, "ls-tree", "-r", "-z", "--full-tree", commit)
+    if listing.returncode != 0:
+        raise FetchError(f"git ls-tree failed in {git_dir}: "
+                         f"{listing.stderr.decode(errors='replace').strip()[:200]}")
+    entries = [e for e in listing.stdout.split(b"\0") if e]
+    blobs = [e for e in entries if e.split(b" ", 2)[1] == b"blob"]
+    shas = b"".join(e.split(b" ", 2)[2].split(b"\t", 1)[0] + b"\n" for e in blobs)
+    check = _git(git_dir, "cat-file", "--batch-check", input=shas)
+    missing_shas = {line.split()[0] for line in check.stdout.splitlines()
+                    if line.endswith(b" missing")}
+    if not missing_shas:
+        return commit, dict(os.environ), []
+    keep, missing = [], []
+    for e in blobs:
+        sha = e.split(b" ", 2)[2].split(b"\t", 1)[0]
+        (missing if sha in missing_shas else keep).append(e)
+    tmp_objects.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, GIT_OBJECT_DIRECTORY=str(tmp_objects),
+               GIT_ALTERNATE_OBJECT_DIRECTORIES=str(git_dir / "objects"),
+               GIT_INDEX_FILE=str(tmp_objects / "index"))
+    upd = subprocess.run(["git", f"--git-dir={git_dir}", "update-index", "-z", "--index-info"],
+                         input=b"".join(e + b"\0" for e in keep), env=env, capture_output=True)
+    tree = subprocess.run(["git", f"--git-dir={git_dir}", "write-tree"], env=env,
+                          capture_output=True)
+    if upd.returncode != 0 or tree.returncode != 0:
+        raise FetchError(f"could not rebuild the tree of {commit[:12]} without its missing files: "
+                         f"{(upd.stderr + tree.stderr).decode(errors='replace').strip()[:200]}")
+    return (tree.stdout.decode().strip(), env,
+            [e.split(b"\t", 1)[1].decode(errors="replace") for e in missing])
+
+
 def _safe_rel(name: str) -> str | None:
     p = Path(name)
     if not name or p.is_absolute() or any(part == ".." for part in p.parts):
@@ -271,9 +308,15 @@ def extract_git(source: dict, mirror: Path | None = None) -> Path:
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
     refused = []
+    tmp_objects = tmp.with_name(tmp.name + ".objects")
+    shutil.rmtree(tmp_objects, ignore_errors=True)
+    tree, env, missing = _archivable_tree(git_dir, source["commit"], tmp_objects)
+    if missing:
+        print(f"fetch: {source['repo']}: {len(missing)} files absent from {git_dir} left out, "
+              f"e.g. {missing[0]}", file=sys.stderr)
     proc = subprocess.Popen(
-        ["git", f"--git-dir={git_dir}", "archive", "--format=tar", source["commit"]],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        ["git", f"--git-dir={git_dir}", "archive", "--format=tar", tree],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert proc.stdout is not None
     try:
         with tarfile.open(fileobj=proc.stdout, mode="r|") as tf:
@@ -298,6 +341,7 @@ def extract_git(source: dict, mirror: Path | None = None) -> Path:
     finally:
         err = proc.stderr.read() if proc.stderr else b""
         proc.wait()
+        shutil.rmtree(tmp_objects, ignore_errors=True)
     if proc.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         raise FetchError(f"git archive failed for {source['repo']} at {source['commit'][:12]}: "
