@@ -23,8 +23,10 @@ from jaxlint.analysis.syntax import (
     base_name,
     dotted,
     is_const_string,
+    literal_text,
     params_of,
     positive_literal,
+    static_spec,
 )
 from jaxlint.analysis.timers import COMPILE, Event
 from jaxlint.analysis.values import (
@@ -148,7 +150,9 @@ class Calls:
                 self._sync(result, st)
             return result
         if isinstance(callee, Transform):
-            return self._make_callable(node, callee.jit)
+            return self._make_callable(node, callee.jit,
+                                       (callee.static_nums, callee.static_names),
+                                       values[0] if values else None)
         if isinstance(callee, Func):
             return self._call_func(callee, node, args, None, st)
         if isinstance(callee, Klass):
@@ -208,11 +212,14 @@ class Calls:
         if q in names.RUNNERS:
             return self._run_elsewhere(values[names.RUNNERS[q]:], node, st)
         if kind is CallKind.TRANSFORM:
-            return self._make_callable(node, q in names.JIT_TRANSFORMS)
+            return self._make_callable(node, q in names.JIT_TRANSFORMS, static_spec(node.args),
+                                       values[0] if values else None)
         if kind is CallKind.PARTIAL:
             first = values[0] if values else None
             if isinstance(first, Ref) and self._classify(first.name) is CallKind.TRANSFORM:
-                return Transform(jit=first.name in names.JIT_TRANSFORMS)
+                nums, argnames = static_spec(node.args)
+                return Transform(jit=first.name in names.JIT_TRANSFORMS, static_nums=nums,
+                                 static_names=argnames)
             return first
         if kind is CallKind.WORK:
             return self._dispatch(node, values, st)
@@ -299,7 +306,7 @@ class Calls:
             if isinstance(member, Func):
                 return self._call_func(member, node, args, base, st)
             if isinstance(member, JaxCallable):
-                self._note_call(member, node, st)
+                self._note_call(member, node, st, bound=True)
                 return self._dispatch(node, values, st)
             return None
         if isinstance(base, Klass):
@@ -345,7 +352,8 @@ class Calls:
         pytree = union_jax(v for _, _, v in args)
         return pytree if pytree is not None else Instance(klass)
 
-    def _note_call(self: FlowAnalysis, callee: JaxCallable, node: Site, st: State) -> None:
+    def _note_call(self: FlowAnalysis, callee: JaxCallable, node: Site, st: State,
+                   bound: bool = False) -> None:
         """A call of a jitted function compiles when it is the first on every path so far.
 
         Only functions made in the frame being analysed are judged: a function from
@@ -354,12 +362,45 @@ class Calls:
         if not callee.jitted or callee.origin is None:
             return
         self.frame.jit_calls.add(callee.origin)
-        self._first_call(callee.origin, node, st)
+        self._first_call(callee.origin, node, st, self._static_variant(callee, node, bound))
 
-    def _first_call(self: FlowAnalysis, origin: Site, node: Site, st: State) -> None:
-        if origin in self.frame.created and origin not in st.called:
+    def _first_call(self: FlowAnalysis, origin: Site, node: Site, st: State,
+                    variant: tuple[str, ...] | str | None = None) -> None:
+        """``variant``: the call's static argument values (None: it has none; "?": not all
+        literal). A jitted function compiles again for each new static value: that is
+        judged whenever this frame called it with another value before (its warm-up)."""
+        compiles = origin in self.frame.created and origin not in st.called
+        if isinstance(variant, tuple) and (origin, variant) not in st.called and (
+                origin, "?") not in st.called:
+            compiles = compiles or any(isinstance(c, tuple) and c[0] is origin
+                                       for c in st.called)
+        if compiles:
             self.frame.events.append((self._tick(), node, COMPILE))
-        st.called = st.called | {origin}
+        added: set[object] = {origin}
+        if variant is not None:
+            added.add((origin, variant))
+        st.called = st.called | added
+
+    def _static_variant(self: FlowAnalysis, callee: JaxCallable, node: Site,
+                        bound: bool) -> tuple[str, ...] | None | str:
+        """The literal values of a call's static arguments; "?" when one is not literal."""
+        if not callee.static or not isinstance(node, cst.Call):
+            return None
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        if any(a.star for a in node.args):
+            return "?"
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        out = []
+        for pos, name in callee.static:
+            arg = keywords.get(name) if name is not None else None
+            if arg is None and pos is not None:
+                i = pos - 1 if bound else pos
+                arg = positional[i] if 0 <= i < len(positional) else None
+            text = literal_text(arg) if arg is not None else "default"
+            if text is None:
+                return "?"
+            out.append(text)
+        return tuple(out)
 
     def _put(self: FlowAnalysis, key: str | None, values: Sequence[Value], st: State) -> None:
         item = union_jax(values)

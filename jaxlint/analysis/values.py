@@ -67,6 +67,9 @@ class JaxCallable:
     synced: bool = False
     jitted: bool = False
     origin: cst.CSTNode | None = None
+    # static arguments, each as (position, name) as far as known: a call with a new value
+    # of one compiles again (``static_argnums``/``static_argnames``)
+    static: tuple[tuple[int | None, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,8 @@ class Transform:
     """``jax.jit``, ``partial(jax.jit, ...)``: applied to a function it gives a JaxCallable."""
 
     jit: bool = False
+    static_nums: tuple[int, ...] = ()
+    static_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
