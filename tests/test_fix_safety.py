@@ -27,7 +27,9 @@ COPIES = int(os.environ.get("JAXLINT_KILL_COPIES", "200"))
 
 
 def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    # this checkout's jaxlint, whatever the working folder
+    return {**{k: v for k, v in os.environ.items() if not k.startswith("PYTHON")},
+            "PYTHONPATH": str(ROOT)}
 
 
 def _make_tree(root: Path, copies: int = COPIES) -> dict[Path, tuple[bytes, bytes]]:
