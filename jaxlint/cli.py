@@ -155,13 +155,13 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         return
     from jaxlint.engine import fix_source, lint_source
 
-    settings = _settings(path, args, config, modules)
-    if settings.index is not None:
-        run.deps = settings.index.used  # type: ignore[attr-defined]
     notebook = path.endswith(".ipynb")
-    if notebook:
-        from jaxlint.notebook import fix_notebook, lint_notebook
     try:
+        settings = _settings(path, args, config, modules)
+        if settings.index is not None:
+            run.deps = settings.index.used  # type: ignore[attr-defined]
+        if notebook:
+            from jaxlint.notebook import fix_notebook, lint_notebook
         if notebook and not (args.fix or args.diff):
             run.findings.extend(lint_notebook(data, path, settings))
             return
@@ -202,6 +202,16 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         _error(run, path, "changed on disk while being fixed; left as it is")
     except OSError as exc:
         _error(run, path, f"cannot write: {exc.strerror or exc}")
+    except RecursionError:
+        _error(run, path, "too deeply nested to analyse")
+    except MemoryError:
+        _error(run, path, "too complex to analyse (out of memory)")
+    except Exception as exc:  # noqa: BLE001 - one file's failure is that file's error line
+        _error(run, path, _internal(exc))
+
+
+def _internal(exc: BaseException) -> str:
+    return f"internal error ({type(exc).__name__}: {' '.join(str(exc).split())}); please report it"
 
 
 def _statistics(findings: list[Finding]) -> str:
@@ -226,7 +236,7 @@ def _text(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         return data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError):
+    except (SyntaxError, LookupError, UnicodeError):
         return data.decode("utf-8", errors="replace")
 
 
@@ -394,6 +404,10 @@ def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: 
                 except BrokenProcessPool:  # a worker was killed (out of memory?) or crashed
                     one = Run()
                     _error(one, path, "not checked: a jaxlint worker process died")
+                    done.append(one)
+                except Exception as exc:  # noqa: BLE001 - e.g. a result that cannot be sent back
+                    one = Run()
+                    _error(one, path, _internal(exc))
                     done.append(one)
     else:
         modules: dict[str, dict[str, object]] = {}

@@ -99,8 +99,8 @@ def parse(source: Source) -> cst.Module:
         except (ValueError, UnicodeDecodeError, RecursionError, MemoryError):
             pass
         raise SourceError(f"cannot parse: {exc.message}", exc.raw_line, exc.raw_column) from None
-    except (UnicodeDecodeError, LookupError) as exc:
-        raise SourceError(f"cannot decode: {exc}") from None
+    except (UnicodeError, LookupError) as exc:  # a codec that fails (punycode) or is unknown
+        raise SourceError(f"cannot decode: {_one_line(str(exc))}") from None
     except SyntaxError as exc:  # from the encoding declaration (tokenize.detect_encoding)
         raise SourceError(f"cannot decode: {encoding_problem(source, exc)}") from None
 
@@ -127,6 +127,29 @@ def _analyse(
         return module, []
     with _analysis_limits():
         return module, _report(module, text, noqa, path, settings)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+@contextmanager
+def _one_file() -> Iterator[None]:
+    """Whatever goes wrong with one file is that file's error (a SourceError), never the
+    end of a run over many: a codec that raises something unexpected, a bug in jaxlint met
+    by one file. KeyboardInterrupt and SystemExit are not one file's problem and pass."""
+    try:
+        yield
+    except SourceError:
+        raise
+    except RecursionError:
+        raise SourceError(TOO_DEEP_TO_ANALYSE, None) from None
+    except MemoryError:
+        raise SourceError(f"{TOO_COMPLEX} (out of memory)", None) from None
+    except Exception as exc:  # noqa: BLE001 - any other failure is this file's error line
+        raise SourceError(
+            f"internal error ({type(exc).__name__}: {_one_line(str(exc))}); "
+            "please report it", None) from None
 
 
 @contextmanager
@@ -184,18 +207,20 @@ def lint_source(
     """
     if settings is None:
         settings = Settings(select, ignore, honour_noqa=honour_noqa)
-    return [f for f, _ in _analyse(source, path, settings)[1]]
+    with _one_file():
+        return [f for f, _ in _analyse(source, path, settings)[1]]
 
 
 def exports_of(source: Source, settings: Settings) -> dict[str, Value]:
     """What this module offers other modules of the project (see FlowAnalysis.exports)."""
     if (b"jax" not in source) if isinstance(source, bytes) else ("jax" not in source):
         return {}
-    module = parse(source)
-    # the text as in _analyse: without it the analysis would generate it from the tree
-    text = source if isinstance(source, str) else source.decode(module.encoding)
-    with _analysis_limits():
-        return _flow(module, settings, text)[0].exports()
+    with _one_file():
+        module = parse(source)
+        # the text as in _analyse: without it the analysis would generate it from the tree
+        text = source if isinstance(source, str) else source.decode(module.encoding)
+        with _analysis_limits():
+            return _flow(module, settings, text)[0].exports()
 
 
 def _parses_like(original: Source, fixed: Source, path: str) -> bool:
@@ -233,6 +258,11 @@ def fix_source(
     """
     if settings is None:
         settings = Settings(select, ignore)
+    with _one_file():
+        return _fix(source, path, unsafe_fixes, settings)
+
+
+def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> FixResult:
     current = source
     module, results = _analyse(current, path, settings)
     initial = len(results)
