@@ -97,6 +97,7 @@ class Run:
     texts: dict[str, str] = field(default_factory=dict)  # path -> source text, for output
     fixed_texts: dict[str, str] = field(default_factory=dict)  # path -> what --fix would write
     deps: set[str] = field(default_factory=set)  # project modules the analysis consulted
+    absent: set[str] = field(default_factory=set)  # module files it looked for, not found
 
     def merge(self, other: Run) -> None:
         self.findings.extend(other.findings)
@@ -160,6 +161,7 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         settings = _settings(path, args, config, modules)
         if settings.index is not None:
             run.deps = settings.index.used  # type: ignore[attr-defined]
+            run.absent = settings.index.absent  # type: ignore[attr-defined]
         if notebook:
             from jaxlint.notebook import fix_notebook, lint_notebook
         if notebook and not (args.fix or args.diff):
@@ -376,13 +378,22 @@ def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: 
             continue
         key = None
         if use_cache and cache is None:
-            from jaxlint.cache import Cache
+            from jaxlint.cache import Cache, CacheRefused
 
-            fingerprint = repr((args.select, args.ignore, config.select, config.ignore,
-                                config.per_file_ignores, config.extras, args.no_index))
-            cache = Cache(os.path.dirname(config.source) if config.source else ".", fingerprint)
+            settings = (args.select, args.ignore, config.select, config.ignore,
+                        config.per_file_ignores, config.extras, args.no_index)
+            folder = os.path.dirname(config.source) if config.source else "."
+            try:
+                cache = Cache(folder, settings)
+            except CacheRefused as exc:
+                use_cache = False
+                print(f"jaxlint: warning: not using the cache: "
+                      f"{os.path.join(folder, CACHE_DIRNAME)} {exc}", file=sys.stderr)
         if cache is not None:
-            key = cache.key(path, data, repr(config.ignores_for(path)))
+            from jaxlint.project import import_roots
+
+            roots = () if args.no_index else import_roots(path)
+            key = cache.key(path, data, config.ignores_for(path), roots)
             hit = cache.get(key, path)
             if hit is not None:
                 results[i] = Run(findings=hit)
@@ -419,7 +430,9 @@ def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: 
     for (i, _, _, key), one in zip(todo, done):
         results[i] = one
         if cache is not None and key is not None and not one.errors:
-            cache.put(key, one.findings, one.deps)
+            cache.put(key, files[i], one.findings, one.deps, one.absent)
+    if cache is not None:
+        cache.close()
     for i in sorted(results):
         run.merge(results[i])
 
