@@ -16,7 +16,15 @@ from jaxlint.codes import CODES
 from jaxlint.config import Config, ConfigError, check_codes, load
 from jaxlint.config import discover as discover_config
 from jaxlint.errors import SourceError
-from jaxlint.files import CACHE_DIRNAME, ChangedOnDisk, PathError, discover, read, write_atomic
+from jaxlint.files import (
+    CACHE_DIRNAME,
+    ChangedOnDisk,
+    NotWritten,
+    PathError,
+    discover,
+    read,
+    write_atomic,
+)
 from jaxlint.finding import Finding
 from jaxlint.settings import Settings, might_matter
 
@@ -202,6 +210,8 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
             _error(run, path, exc.message, exc.line, exc.col)
     except ChangedOnDisk:
         _error(run, path, "changed on disk while being fixed; left as it is")
+    except NotWritten as exc:
+        _error(run, path, str(exc))
     except OSError as exc:
         _error(run, path, f"cannot write: {exc.strerror or exc}")
     except RecursionError:
