@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import re
 import warnings
+from collections import Counter
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -262,29 +264,67 @@ def fix_source(
         return _fix(source, path, unsafe_fixes, settings)
 
 
+def _finding_key(finding: Finding) -> tuple[str, str]:
+    """What identifies a finding across a fix that moves lines: its code and message, less
+    the line numbers some messages quote."""
+    return finding.code, _LINE_IN_MESSAGE.sub("line", finding.message)
+
+
+_LINE_IN_MESSAGE = re.compile(r"line \d+")
+
+Analysed = tuple[cst.Module | None, list[tuple[Finding, FixPlan | None]]]
+
+
 def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> FixResult:
     current = source
     module, results = _analyse(current, path, settings)
     initial = len(results)
-    for _ in range(MAX_FIX_ROUNDS):
-        plans = [plan for finding, plan in results
-                 if plan is not None and (unsafe_fixes or not plan.unsafe)]
-        if module is None or not plans:
-            break
-        # Imported here: the fixer needs libcst.codemod, which alone costs more to import
-        # (0.6 s) than most files cost to check.
+    refused: set[tuple[str, str]] = set()  # findings whose fix did not remove them
+
+    def attempt(chosen: list[tuple[Finding, FixPlan]]) -> tuple[Source, Analysed] | None:
+        """The source with ``chosen`` applied and its analysis, if it parses and every
+        chosen finding is gone (the fixer re-lints its own output); else None."""
         from jaxlint.fixer import apply_plans
 
+        assert module is not None
         with _analysis_limits():  # libcst's transformer, on the same source
-            fixed_module = apply_plans(module, plans)
+            fixed_module = apply_plans(module, [plan for _, plan in chosen])
         candidate: Source = (
             fixed_module.bytes if isinstance(source, bytes) else fixed_module.code
         )
         if candidate == current or not _parses_like(source, candidate, path):
+            return None
+        after = _analyse(candidate, path, settings)
+        before = Counter(_finding_key(f) for f, _ in results)
+        now = Counter(_finding_key(f) for f, _ in after[1])
+        for key, n in Counter(_finding_key(f) for f, _ in chosen).items():
+            if now[key] > before[key] - n:
+                return None
+        return candidate, after
+
+    # Each round either removes what it fixes or is undone; a round that fails is retried
+    # one fix at a time, so one fix that does not converge holds back no other.
+    for _ in range(MAX_FIX_ROUNDS + initial):
+        chosen = [(f, plan) for f, plan in results
+                  if plan is not None and (unsafe_fixes or not plan.unsafe)
+                  and _finding_key(f) not in refused]
+        if module is None or not chosen:
             break
-        current = candidate
-        module, results = _analyse(current, path, settings)
-    remaining = [f for f, _ in results]
+        # Imported in attempt(): the fixer needs libcst.codemod, which alone costs more to
+        # import (0.6 s) than most files cost to check.
+        done = attempt(chosen)
+        if done is None and len(chosen) > 1:
+            for one in chosen:
+                done = attempt([one])
+                if done is not None:
+                    break
+                refused.add(_finding_key(one[0]))
+        if done is None:
+            refused.update(_finding_key(f) for f, _ in chosen)
+            continue
+        current, (module, results) = done
+    remaining = [replace(f, fixable=False, unsafe=False) if _finding_key(f) in refused else f
+                 for f, _ in results]
     held = sum(1 for f in remaining if f.fixable and f.unsafe) if not unsafe_fixes else 0
     if current is source:
         return FixResult(source, 0, remaining, held)
