@@ -1,10 +1,23 @@
 """Results of earlier runs, keyed by everything they depend on.
 
-An entry is keyed by the file's path and bytes, jaxlint's version and code, and the settings
-that decide its findings (rules, project names, index on or off). It also records the
-project modules the file's analysis consulted, with their content hashes: an entry is used
-only while those are unchanged. Entries are written to a temporary file and renamed, so
-concurrent runs never see half an entry; a corrupt or unreadable entry is a miss.
+An entry is keyed by the file's path and bytes, jaxlint's version and code, the versions of
+Python and libcst, the settings that decide its findings (rules, project names, index on or
+off) and the folders the project index searches. It also records the project modules the
+file's analysis consulted, with their content hashes, and the module files the index looked
+for and did not find: an entry is used only while those are unchanged and still absent.
+The key is built from sorted, serialised values, never from ``repr`` of sets, so it is the
+same in every run whatever the hash seed.
+
+Each file has one entry (named after its path), which a new result replaces: identical runs
+write nothing new and the cache grows only with the number of files.
+
+The cache is in a checkout that may be hostile, so it follows no link: the folder is
+refused (one warning, the run goes on without the cache) when it is a symlink, not a
+folder, or owned by another user; every file in it is opened relative to the opened folder
+with ``O_NOFOLLOW``, and ``CACHEDIR.TAG`` and ``.gitignore`` are created with ``O_EXCL``
+(an existing one, or a link of that name, is left alone). Entries are written to a
+temporary file and renamed, so concurrent runs never see half an entry; a corrupt or
+unreadable entry is a miss.
 """
 
 from __future__ import annotations
@@ -12,16 +25,30 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
-from dataclasses import asdict
+import stat
+import sys
+from collections.abc import Collection
+from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
+from typing import Any
 
 from jaxlint import __version__
 from jaxlint.files import CACHE_DIRNAME
 from jaxlint.finding import Finding
 
 DIRNAME = CACHE_DIRNAME
-FORMAT = "1"
+FORMAT = "2"
+TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# jaxlint's cache\n"
+MAX_ENTRY = 16 * 1024 * 1024  # bytes; an entry is a few hundred
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO planted as an entry must not hang a read
+_DIR_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW
+
+
+class CacheRefused(Exception):
+    """The cache folder is not safe to use; the message says why, in a few words."""
 
 
 def _code_stamp() -> str:
@@ -34,47 +61,180 @@ def _code_stamp() -> str:
     return h.hexdigest()
 
 
+def _libcst_version() -> str:
+    # From its metadata: importing libcst costs more than a warm cached run.
+    try:
+        from importlib.metadata import version
+
+        return version("libcst")
+    except Exception:  # noqa: BLE001 - not installed as a distribution: still a key
+        return "unknown"
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as JSON-ready data whose text does not depend on the hash seed: sets are
+    sorted, dataclasses become dicts."""
+    if isinstance(value, (set, frozenset)):
+        return sorted((_plain(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def stable(value: Any) -> str:
+    """A text of ``value`` that is the same in every run (see _plain)."""
+    return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"))
+
+
 def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-class Cache:
-    def __init__(self, folder: str, settings_fingerprint: str) -> None:
-        self.folder = Path(folder) / DIRNAME / FORMAT
-        self.base = f"{__version__}|{_code_stamp()}|{settings_fingerprint}"
+def _owner_problem(st: os.stat_result) -> str | None:
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a folder"
+    geteuid = getattr(os, "geteuid", None)
+    if geteuid is not None and st.st_uid != geteuid():
+        return "is owned by another user"
+    return None
 
-    def key(self, path: str, data: bytes, per_file: str) -> str:
+
+class Cache:
+    def __init__(self, folder: str, settings: Any) -> None:
+        """Raises CacheRefused if ``folder``'s cache folder exists and is not safe to use."""
+        self.top = os.path.join(folder, DIRNAME)
+        self.base = stable([FORMAT, __version__, _code_stamp(), sys.version, _libcst_version(),
+                            _plain(settings)])
+        self._fd: int | None = None
+        try:
+            st = os.lstat(self.top)
+        except FileNotFoundError:
+            return  # made on the first write
+        except OSError as exc:
+            raise CacheRefused(f"cannot use it ({exc.strerror or exc})") from None
+        if stat.S_ISLNK(st.st_mode):
+            raise CacheRefused("is a symbolic link")
+        problem = _owner_problem(st)
+        if problem:
+            raise CacheRefused(problem)
+
+    # ------------------------------------------------------------------ the folder, no links
+    def _folder(self, create: bool) -> int | None:
+        """A descriptor of the format folder, opened without following links (made, with
+        its tag and ignore files, when ``create``); None if it is absent or unsafe."""
+        if self._fd is not None:
+            return self._fd
+        try:
+            if create:
+                try:
+                    os.mkdir(self.top, 0o777)
+                except FileExistsError:
+                    pass
+            top = os.open(self.top, _DIR_FLAGS)  # ELOOP (or ENOTDIR) if a link was put there
+        except OSError:
+            return None
+        try:
+            if _owner_problem(os.fstat(top)):
+                return None
+            if create:
+                _create_once(top, "CACHEDIR.TAG", TAG)
+                _create_once(top, ".gitignore", "*\n")
+                try:
+                    os.mkdir(FORMAT, 0o777, dir_fd=top)
+                except FileExistsError:
+                    pass
+            fd = os.open(FORMAT, _DIR_FLAGS, dir_fd=top)
+        except OSError:
+            return None
+        finally:
+            os.close(top)
+        if _owner_problem(os.fstat(fd)):
+            os.close(fd)
+            return None
+        self._fd = fd
+        return fd
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    # ------------------------------------------------------------------------------ entries
+    def key(self, path: str, data: bytes, per_file: Any, roots: Any = ()) -> str:
         h = hashlib.sha256(self.base.encode())
-        h.update(f"|{os.path.abspath(path)}|{per_file}|".encode())
+        h.update(stable([os.path.abspath(path), _plain(per_file), _plain(roots)]).encode())
         h.update(data)
         return h.hexdigest()
 
+    @staticmethod
+    def _name(path: str) -> str:
+        return hashlib.sha256(os.path.abspath(path).encode("utf-8", "surrogatepass")
+                              ).hexdigest() + ".json"
+
     def get(self, key: str, path: str) -> list[Finding] | None:
+        fd = self._folder(create=False)
+        if fd is None:
+            return None
         try:
-            entry = json.loads((self.folder / f"{key}.json").read_text())
+            entry = json.loads(_read_entry(fd, self._name(path)))
+            if entry["key"] != key:
+                return None
             for dep, expected in entry["deps"].items():
                 if digest(Path(dep).read_bytes()) != expected:
                     return None
+            if any(os.path.isfile(p) for p in entry["absent"]):
+                return None  # a module the index looked for and did not find is there now
             return [Finding(**{**row, "path": path,
                                "region": tuple(row["region"]) if row["region"] else None})
                     for row in entry["findings"]]
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def put(self, key: str, findings: list[Finding], deps: set[str]) -> None:
+    def put(self, key: str, path: str, findings: list[Finding], deps: Collection[str],
+            absent: Collection[str] = ()) -> None:
+        fd = self._folder(create=True)
+        if fd is None:
+            return
+        name = self._name(path)
+        tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            top = self.folder.parent
-            if not (top / "CACHEDIR.TAG").exists():
-                (top / "CACHEDIR.TAG").write_text(
-                    "Signature: 8a477f597d28d172789f06886806bc55\n# jaxlint's cache\n")
-                (top / ".gitignore").write_text("*\n")
             rows = [{k: v for k, v in asdict(f).items() if k != "path"} for f in findings]
-            entry = {"findings": rows,
-                     "deps": {d: digest(Path(d).read_bytes()) for d in sorted(deps)}}
-            fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-            with os.fdopen(fd, "w") as f:
+            entry = {"key": key, "findings": rows,
+                     "deps": {d: digest(Path(d).read_bytes()) for d in sorted(deps)},
+                     "absent": sorted(absent)}
+            out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666,
+                          dir_fd=fd)
+            with os.fdopen(out, "w") as f:
                 json.dump(entry, f)
-            os.replace(tmp, self.folder / f"{key}.json")
+            os.replace(tmp, name, src_dir_fd=fd, dst_dir_fd=fd)  # replaces a link, never follows
         except OSError:
-            pass  # a cache that cannot be written only costs time
+            try:
+                os.unlink(tmp, dir_fd=fd)
+            except OSError:
+                pass  # a cache that cannot be written only costs time
+
+
+def _create_once(dir_fd: int, name: str, text: str) -> None:
+    """Create ``name`` in the folder if nothing (not even a dangling link) has that name."""
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666,
+                     dir_fd=dir_fd)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+
+
+def _read_entry(dir_fd: int, name: str) -> bytes:
+    fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK, dir_fd=dir_fd)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY:
+            raise ValueError("not a cache entry")
+        return f.read(MAX_ENTRY)

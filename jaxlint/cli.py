@@ -16,7 +16,15 @@ from jaxlint.codes import CODES
 from jaxlint.config import Config, ConfigError, check_codes, load
 from jaxlint.config import discover as discover_config
 from jaxlint.errors import SourceError
-from jaxlint.files import CACHE_DIRNAME, ChangedOnDisk, PathError, discover, read, write_atomic
+from jaxlint.files import (
+    CACHE_DIRNAME,
+    ChangedOnDisk,
+    NotWritten,
+    PathError,
+    discover,
+    read,
+    write_atomic,
+)
 from jaxlint.finding import Finding
 from jaxlint.settings import Settings, might_matter
 
@@ -97,6 +105,7 @@ class Run:
     texts: dict[str, str] = field(default_factory=dict)  # path -> source text, for output
     fixed_texts: dict[str, str] = field(default_factory=dict)  # path -> what --fix would write
     deps: set[str] = field(default_factory=set)  # project modules the analysis consulted
+    absent: set[str] = field(default_factory=set)  # module files it looked for, not found
 
     def merge(self, other: Run) -> None:
         self.findings.extend(other.findings)
@@ -155,13 +164,14 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         return
     from jaxlint.engine import fix_source, lint_source
 
-    settings = _settings(path, args, config, modules)
-    if settings.index is not None:
-        run.deps = settings.index.used  # type: ignore[attr-defined]
     notebook = path.endswith(".ipynb")
-    if notebook:
-        from jaxlint.notebook import fix_notebook, lint_notebook
     try:
+        settings = _settings(path, args, config, modules)
+        if settings.index is not None:
+            run.deps = settings.index.used  # type: ignore[attr-defined]
+            run.absent = settings.index.absent  # type: ignore[attr-defined]
+        if notebook:
+            from jaxlint.notebook import fix_notebook, lint_notebook
         if notebook and not (args.fix or args.diff):
             run.findings.extend(lint_notebook(data, path, settings))
             return
@@ -200,8 +210,20 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
             _error(run, path, exc.message, exc.line, exc.col)
     except ChangedOnDisk:
         _error(run, path, "changed on disk while being fixed; left as it is")
+    except NotWritten as exc:
+        _error(run, path, str(exc))
     except OSError as exc:
         _error(run, path, f"cannot write: {exc.strerror or exc}")
+    except RecursionError:
+        _error(run, path, "too deeply nested to analyse")
+    except MemoryError:
+        _error(run, path, "too complex to analyse (out of memory)")
+    except Exception as exc:  # noqa: BLE001 - one file's failure is that file's error line
+        _error(run, path, _internal(exc))
+
+
+def _internal(exc: BaseException) -> str:
+    return f"internal error ({type(exc).__name__}: {' '.join(str(exc).split())}); please report it"
 
 
 def _statistics(findings: list[Finding]) -> str:
@@ -226,7 +248,7 @@ def _text(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         return data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError):
+    except (SyntaxError, LookupError, UnicodeError):
         return data.decode("utf-8", errors="replace")
 
 
@@ -366,13 +388,22 @@ def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: 
             continue
         key = None
         if use_cache and cache is None:
-            from jaxlint.cache import Cache
+            from jaxlint.cache import Cache, CacheRefused
 
-            fingerprint = repr((args.select, args.ignore, config.select, config.ignore,
-                                config.per_file_ignores, config.extras, args.no_index))
-            cache = Cache(os.path.dirname(config.source) if config.source else ".", fingerprint)
+            settings = (args.select, args.ignore, config.select, config.ignore,
+                        config.per_file_ignores, config.extras, args.no_index)
+            folder = os.path.dirname(config.source) if config.source else "."
+            try:
+                cache = Cache(folder, settings)
+            except CacheRefused as exc:
+                use_cache = False
+                print(f"jaxlint: warning: not using the cache: "
+                      f"{os.path.join(folder, CACHE_DIRNAME)} {exc}", file=sys.stderr)
         if cache is not None:
-            key = cache.key(path, data, repr(config.ignores_for(path)))
+            from jaxlint.project import import_roots
+
+            roots = () if args.no_index else import_roots(path)
+            key = cache.key(path, data, config.ignores_for(path), roots)
             hit = cache.get(key, path)
             if hit is not None:
                 results[i] = Run(findings=hit)
@@ -395,6 +426,10 @@ def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: 
                     one = Run()
                     _error(one, path, "not checked: a jaxlint worker process died")
                     done.append(one)
+                except Exception as exc:  # noqa: BLE001 - e.g. a result that cannot be sent back
+                    one = Run()
+                    _error(one, path, _internal(exc))
+                    done.append(one)
     else:
         modules: dict[str, dict[str, object]] = {}
         done = []
@@ -405,7 +440,9 @@ def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: 
     for (i, _, _, key), one in zip(todo, done):
         results[i] = one
         if cache is not None and key is not None and not one.errors:
-            cache.put(key, one.findings, one.deps)
+            cache.put(key, files[i], one.findings, one.deps, one.absent)
+    if cache is not None:
+        cache.close()
     for i in sorted(results):
         run.merge(results[i])
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import re
 import warnings
+from collections import Counter
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -99,8 +101,8 @@ def parse(source: Source) -> cst.Module:
         except (ValueError, UnicodeDecodeError, RecursionError, MemoryError):
             pass
         raise SourceError(f"cannot parse: {exc.message}", exc.raw_line, exc.raw_column) from None
-    except (UnicodeDecodeError, LookupError) as exc:
-        raise SourceError(f"cannot decode: {exc}") from None
+    except (UnicodeError, LookupError) as exc:  # a codec that fails (punycode) or is unknown
+        raise SourceError(f"cannot decode: {_one_line(str(exc))}") from None
     except SyntaxError as exc:  # from the encoding declaration (tokenize.detect_encoding)
         raise SourceError(f"cannot decode: {encoding_problem(source, exc)}") from None
 
@@ -127,6 +129,29 @@ def _analyse(
         return module, []
     with _analysis_limits():
         return module, _report(module, text, noqa, path, settings)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+@contextmanager
+def _one_file() -> Iterator[None]:
+    """Whatever goes wrong with one file is that file's error (a SourceError), never the
+    end of a run over many: a codec that raises something unexpected, a bug in jaxlint met
+    by one file. KeyboardInterrupt and SystemExit are not one file's problem and pass."""
+    try:
+        yield
+    except SourceError:
+        raise
+    except RecursionError:
+        raise SourceError(TOO_DEEP_TO_ANALYSE, None) from None
+    except MemoryError:
+        raise SourceError(f"{TOO_COMPLEX} (out of memory)", None) from None
+    except Exception as exc:  # noqa: BLE001 - any other failure is this file's error line
+        raise SourceError(
+            f"internal error ({type(exc).__name__}: {_one_line(str(exc))}); "
+            "please report it", None) from None
 
 
 @contextmanager
@@ -184,18 +209,20 @@ def lint_source(
     """
     if settings is None:
         settings = Settings(select, ignore, honour_noqa=honour_noqa)
-    return [f for f, _ in _analyse(source, path, settings)[1]]
+    with _one_file():
+        return [f for f, _ in _analyse(source, path, settings)[1]]
 
 
 def exports_of(source: Source, settings: Settings) -> dict[str, Value]:
     """What this module offers other modules of the project (see FlowAnalysis.exports)."""
     if (b"jax" not in source) if isinstance(source, bytes) else ("jax" not in source):
         return {}
-    module = parse(source)
-    # the text as in _analyse: without it the analysis would generate it from the tree
-    text = source if isinstance(source, str) else source.decode(module.encoding)
-    with _analysis_limits():
-        return _flow(module, settings, text)[0].exports()
+    with _one_file():
+        module = parse(source)
+        # the text as in _analyse: without it the analysis would generate it from the tree
+        text = source if isinstance(source, str) else source.decode(module.encoding)
+        with _analysis_limits():
+            return _flow(module, settings, text)[0].exports()
 
 
 def _parses_like(original: Source, fixed: Source, path: str) -> bool:
@@ -233,28 +260,71 @@ def fix_source(
     """
     if settings is None:
         settings = Settings(select, ignore)
+    with _one_file():
+        return _fix(source, path, unsafe_fixes, settings)
+
+
+def _finding_key(finding: Finding) -> tuple[str, str]:
+    """What identifies a finding across a fix that moves lines: its code and message, less
+    the line numbers some messages quote."""
+    return finding.code, _LINE_IN_MESSAGE.sub("line", finding.message)
+
+
+_LINE_IN_MESSAGE = re.compile(r"line \d+")
+
+Analysed = tuple[cst.Module | None, list[tuple[Finding, FixPlan | None]]]
+
+
+def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> FixResult:
     current = source
     module, results = _analyse(current, path, settings)
     initial = len(results)
-    for _ in range(MAX_FIX_ROUNDS):
-        plans = [plan for finding, plan in results
-                 if plan is not None and (unsafe_fixes or not plan.unsafe)]
-        if module is None or not plans:
-            break
-        # Imported here: the fixer needs libcst.codemod, which alone costs more to import
-        # (0.6 s) than most files cost to check.
+    refused: set[tuple[str, str]] = set()  # findings whose fix did not remove them
+
+    def attempt(chosen: list[tuple[Finding, FixPlan]]) -> tuple[Source, Analysed] | None:
+        """The source with ``chosen`` applied and its analysis, if it parses and every
+        chosen finding is gone (the fixer re-lints its own output); else None."""
         from jaxlint.fixer import apply_plans
 
+        assert module is not None
         with _analysis_limits():  # libcst's transformer, on the same source
-            fixed_module = apply_plans(module, plans)
+            fixed_module = apply_plans(module, [plan for _, plan in chosen])
         candidate: Source = (
             fixed_module.bytes if isinstance(source, bytes) else fixed_module.code
         )
         if candidate == current or not _parses_like(source, candidate, path):
+            return None
+        after = _analyse(candidate, path, settings)
+        before = Counter(_finding_key(f) for f, _ in results)
+        now = Counter(_finding_key(f) for f, _ in after[1])
+        for key, n in Counter(_finding_key(f) for f, _ in chosen).items():
+            if now[key] > before[key] - n:
+                return None
+        return candidate, after
+
+    # Each round either removes what it fixes or is undone; a round that fails is retried
+    # one fix at a time, so one fix that does not converge holds back no other.
+    for _ in range(MAX_FIX_ROUNDS + initial):
+        chosen = [(f, plan) for f, plan in results
+                  if plan is not None and (unsafe_fixes or not plan.unsafe)
+                  and _finding_key(f) not in refused]
+        if module is None or not chosen:
             break
-        current = candidate
-        module, results = _analyse(current, path, settings)
-    remaining = [f for f, _ in results]
+        # Imported in attempt(): the fixer needs libcst.codemod, which alone costs more to
+        # import (0.6 s) than most files cost to check.
+        done = attempt(chosen)
+        if done is None and len(chosen) > 1:
+            for one in chosen:
+                done = attempt([one])
+                if done is not None:
+                    break
+                refused.add(_finding_key(one[0]))
+        if done is None:
+            refused.update(_finding_key(f) for f, _ in chosen)
+            continue
+        current, (module, results) = done
+    remaining = [replace(f, fixable=False, unsafe=False) if _finding_key(f) in refused else f
+                 for f, _ in results]
     held = sum(1 for f in remaining if f.fixable and f.unsafe) if not unsafe_fixes else 0
     if current is source:
         return FixResult(source, 0, remaining, held)

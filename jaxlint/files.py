@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -144,32 +145,156 @@ class ChangedOnDisk(Exception):
     pass
 
 
+class NotWritten(Exception):
+    """The fix is not written, for the reason given (a read-only file, an owner or extended
+    attributes the rewrite could not keep)."""
+
+
+def _read_fd(fd: int) -> bytes:
+    chunks: list[bytes] = []
+    offset = 0
+    while True:
+        chunk = os.pread(fd, 1 << 20, offset)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        offset += len(chunk)
+
+
+def _swap(tmp: str, path: str) -> bool:
+    """Put ``tmp`` at ``path`` in one step. True: the two were exchanged (``tmp`` now names
+    what was at ``path``, so the caller can check it and swap back); False: ``path`` was
+    replaced (no exchange on this system or file system)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+        except (AttributeError, OSError):
+            renameat2 = None
+        if renameat2 is not None:
+            at_fdcwd, rename_exchange = -100, 2
+            renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
+                                  ctypes.c_char_p, ctypes.c_uint]
+            if renameat2(at_fdcwd, os.fsencode(tmp), at_fdcwd, os.fsencode(path),
+                         rename_exchange) == 0:
+                return True
+            err = ctypes.get_errno()
+            if err not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+                raise OSError(err, os.strerror(err), path)
+    os.replace(tmp, path)
+    return False
+
+
+def _keep_metadata(tmp: str, st: os.stat_result, source: str) -> None:
+    """Give ``tmp`` the mode, owner and extended attributes of the file it will replace,
+    or raise NotWritten: a fix must not change who owns a file or drop its labels."""
+    os.chmod(tmp, stat.S_IMODE(st.st_mode))
+    mine = os.stat(tmp)
+    if (mine.st_uid, mine.st_gid) != (st.st_uid, st.st_gid):
+        try:
+            os.chown(tmp, st.st_uid, st.st_gid)
+        except OSError:
+            raise NotWritten("cannot keep its owner and group; not fixed") from None
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))  # chown clears set-id bits
+    names: list[str] = []
+    if hasattr(os, "listxattr"):
+        try:
+            names = os.listxattr(source)
+        except OSError:
+            names = []  # not supported here: nothing to keep
+    for name in names:
+        try:
+            os.setxattr(tmp, name, os.getxattr(source, name))
+        except OSError:
+            raise NotWritten(f"cannot keep its extended attribute {name}; not fixed") from None
+
+
 def write_atomic(path: str, data: bytes, expected: bytes) -> None:
-    """Replace ``path`` with ``data`` in one step, keeping its mode.
+    """Replace ``path`` with ``data`` in one step, keeping its mode, owner, extended
+    attributes and hard links.
 
     The new content goes to a temporary file in the same folder, is flushed to disk, and
-    replaces the original with ``os.replace``, so a reader (or a crash) sees either the old
-    file or the new one, never a mix. If the file no longer holds ``expected`` (another
-    program changed it since we read it) nothing is written.
+    takes the original's place in one rename, so a reader (or a crash) sees either the old
+    file or the new one, never a mix. If the file no longer holds ``expected`` (an editor
+    saved it since we read it) nothing is written, and that is checked three times: when we
+    start, right before the rename, and after it, on what the rename took away (an exchange
+    on Linux: a save that slipped in between is swapped back), so the user's save is what
+    stays. A file with several hard links is written in place after the same comparison
+    (a rename would split the links). Raises ChangedOnDisk, or NotWritten for a read-only
+    file and for an owner or extended attribute the new file could not keep.
     """
     real = os.path.realpath(path)
-    if read(real) != expected:
-        raise ChangedOnDisk(path)
-    mode = stat.S_IMODE(os.stat(real).st_mode)
-    folder = os.path.dirname(real) or "."
-    import tempfile  # here: start-up time matters to a pre-commit hook that writes nothing
-
-    fd, tmp = tempfile.mkstemp(prefix=".jaxlint-", suffix=".tmp", dir=folder)
+    fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, real)
-    except BaseException:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise NotWritten("not a regular file; not fixed")
+        if _read_fd(fd) != expected:
+            raise ChangedOnDisk(path)
+        writable = st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+        if not writable or not os.access(real, os.W_OK):
+            raise NotWritten("read-only file; not fixed")
+        if st.st_nlink > 1:
+            _write_in_place(real, data, expected, st)
+            return
+        folder = os.path.dirname(real) or "."
+        import tempfile  # here: start-up time matters to a pre-commit hook that writes nothing
+
+        tfd, tmp = tempfile.mkstemp(prefix=".jaxlint-", suffix=".tmp", dir=folder)
         try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+            with os.fdopen(tfd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            _keep_metadata(tmp, st, real)
+            # Again, right before the swap: the file at the path is the one we read, as read.
+            now = os.lstat(real)
+            if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino) or _read_fd(fd) != expected:
+                raise ChangedOnDisk(path)
+            if _swap(tmp, real):
+                # After: what the swap took away must be the file we compared, unchanged.
+                gone = os.lstat(tmp)
+                if (gone.st_dev, gone.st_ino) != (st.st_dev, st.st_ino) \
+                        or _read_fd(fd) != expected:
+                    _swap(tmp, real)  # the user's save goes back where it was
+                    raise ChangedOnDisk(path)
+                os.unlink(tmp)
+            elif _read_fd(fd) != expected:  # written in place between the check and the rename
+                _restore(real, _read_fd(fd), st)
+                raise ChangedOnDisk(path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    finally:
+        os.close(fd)
+
+
+def _restore(real: str, saved: bytes, st: os.stat_result) -> None:
+    """Put back what the user saved into the file a rename has just replaced."""
+    import tempfile
+
+    tfd, tmp = tempfile.mkstemp(prefix=".jaxlint-", suffix=".tmp", dir=os.path.dirname(real))
+    with os.fdopen(tfd, "wb") as f:
+        f.write(saved)
+        f.flush()
+        os.fsync(f.fileno())
+    _keep_metadata(tmp, st, real)
+    os.replace(tmp, real)
+
+
+def _write_in_place(real: str, data: bytes, expected: bytes, st: os.stat_result) -> None:
+    """Hard links share one file: rewrite its bytes rather than replace it, after comparing
+    them once more through the descriptor we write with."""
+    with open(real, "r+b") as f:
+        now = os.fstat(f.fileno())
+        if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino) or f.read() != expected:
+            raise ChangedOnDisk(real)
+        f.seek(0)
+        f.write(data)
+        f.truncate()
+        f.flush()
+        os.fsync(f.fileno())

@@ -17,21 +17,22 @@ from libcst.codemod.visitors import AddImportsVisitor
 from jaxlint.analysis import FixPlan, InsertSync, MoveAfter, ReplaceExpr, WrapExpr, WrapSync
 
 
-def _sync_call(arg: cst.BaseExpression) -> cst.Call:
+def _sync_call(arg: cst.BaseExpression, jax: str = "jax") -> cst.Call:
     return cst.Call(
-        func=cst.Attribute(value=cst.Name("jax"), attr=cst.Name("block_until_ready")),
+        func=cst.Attribute(value=cst.Name(jax), attr=cst.Name("block_until_ready")),
         args=[cst.Arg(value=arg)],
     )
 
 
-def _sync_expr(exprs: Sequence[str]) -> cst.Expr:
+def _sync_expr(exprs: Sequence[str], jax: str = "jax") -> cst.Expr:
     text = exprs[0] if len(exprs) == 1 else "(" + ", ".join(exprs) + ")"
-    return cst.Expr(value=_sync_call(cst.parse_expression(text)))
+    return cst.Expr(value=_sync_call(cst.parse_expression(text), jax))
 
 
 class _Applier(cst.CSTTransformer):
-    def __init__(self, plans: Iterable[FixPlan]) -> None:
+    def __init__(self, plans: Iterable[FixPlan], jax: str = "jax") -> None:
         super().__init__()
+        self.jax = jax  # the name inserted code calls jax by
         # statement -> the syncs to insert before it: (alone, expressions) each
         self.inserts: dict[cst.CSTNode, list[tuple[bool, list[str]]]] = {}
         self.wraps: set[cst.CSTNode] = set()
@@ -72,7 +73,7 @@ class _Applier(cst.CSTTransformer):
     def _syncs(self, node: cst.CSTNode) -> list[cst.Expr]:
         # Warm-up calls (alone) come first: they belong before the other inserted syncs.
         groups = sorted(self.inserts.get(node, []), key=lambda g: not g[0])
-        return [_sync_expr(exprs) for _, exprs in groups]
+        return [_sync_expr(exprs, self.jax) for _, exprs in groups]
 
     def on_leave(  # type: ignore[override]
         self, original_node: cst.CSTNode, updated_node: cst.CSTNode
@@ -82,13 +83,13 @@ class _Applier(cst.CSTTransformer):
             return cst.parse_expression(self.replace[original_node]).with_changes(
                 lpar=result.lpar, rpar=result.rpar)
         if original_node in self.wrap_exprs and isinstance(result, cst.BaseExpression):
-            return _sync_call(result)
+            return _sync_call(result, self.jax)
         return result
 
     # wrapping: ``f(x)`` -> ``jax.block_until_ready(f(x))``
     def leave_Expr(self, original_node: cst.Expr, updated_node: cst.Expr) -> cst.Expr:
         if original_node in self.wraps:
-            return updated_node.with_changes(value=_sync_call(updated_node.value))
+            return updated_node.with_changes(value=_sync_call(updated_node.value, self.jax))
         return updated_node
 
     # inserting before a simple statement
@@ -211,10 +212,65 @@ def _binds_jax(module: cst.Module) -> bool:
     return False
 
 
+def _imports_jax(node: cst.CSTNode | None) -> bool:
+    """Whether ``node`` (the statement a scope records a binding of ``jax`` at) is an
+    ``import jax`` or ``import jax.sub``, which bind the name to the package."""
+    if not isinstance(node, cst.Import):
+        return False
+    for alias in node.names:
+        name: cst.BaseExpression = alias.name
+        while isinstance(name, cst.Attribute):
+            name = name.value
+        if isinstance(name, cst.Name) and name.value == "jax":
+            asname = alias.asname.name if alias.asname else None
+            if asname is None or (isinstance(asname, cst.Name) and asname.value == "jax"
+                                  and isinstance(alias.name, cst.Name)):
+                return True
+    return False
+
+
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+
+def _jax_name(module: cst.Module) -> str:
+    """The name inserted code may call jax by: ``jax`` unless some scope of the module binds
+    that name to anything but the jax package (a variable, a parameter, ``from x import
+    jax``), else a fresh alias that nothing in the module uses."""
+    from libcst.metadata import MetadataWrapper, ScopeProvider
+
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    scopes = {s for s in wrapper.resolve(ScopeProvider).values() if s is not None}
+    if all(_imports_jax(getattr(a, "node", None))
+           for scope in scopes for a in scope.assignments["jax"]):
+        return "jax"
+    names = _Names()
+    module.visit(names)
+    alias = "_jax"
+    while alias in names.names:
+        alias = "_" + alias
+    return alias
+
+
 def apply_plans(module: cst.Module, plans: Sequence[FixPlan]) -> cst.Module:
     if not plans:
         return module
-    fixed = module.visit(_Applier(plans))
+    jax = _jax_name(module)
+    if jax != "jax":
+        # Replaced code (timeit statements, lambdas) names jax in text; with the name
+        # shadowed that fix is refused (the finding stays, reported as not fixable).
+        plans = [p for p in plans if not any(isinstance(e, ReplaceExpr) for e in p.edits)]
+        if not plans:
+            return module
+    fixed = module.visit(_Applier(plans, jax))
+    if jax != "jax":
+        context = CodemodContext()
+        AddImportsVisitor.add_needed_import(context, "jax", asname=jax)
+        return AddImportsVisitor(context).transform_module(fixed)
     if not _binds_jax(fixed):
         context = CodemodContext()
         AddImportsVisitor.add_needed_import(context, "jax")

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from jaxlint.analysis.names import NO_EXTRAS, Extras
-from jaxlint.analysis.values import Value
-from jaxlint.engine import Settings, SourceError, exports_of
 from jaxlint.files import read
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.values import Value
+
+# The engine (libcst) is imported only when a module is analysed: the command line asks
+# for import_roots to key a cached result, which must not cost libcst's import.
 
 
 def module_names(path: str) -> list[str]:
@@ -49,16 +54,23 @@ def import_roots(path: str) -> list[str]:
     return list(dict.fromkeys(roots))
 
 
-class ProjectIndex(Mapping[str, Value]):
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+class ProjectIndex(Mapping[str, "Value"]):
     """``"pkg.ops.step"`` -> what calling it does, for modules found under ``roots``."""
 
     def __init__(self, roots: list[str], extras: Extras = NO_EXTRAS,
                  cache: dict[str, dict[str, Value]] | None = None) -> None:
         self.roots = roots
+        self._tops = [os.path.realpath(r) for r in roots]
         self.extras = extras
         self._modules = cache if cache is not None else {}
         self._paths: dict[str, str | None] = {}
         self.used: set[str] = set()  # module files consulted (a cached result depends on them)
+        # Files looked for and not found: a cached result is stale once one appears.
+        self.absent: set[str] = set()
 
     def _file_for(self, module: str) -> str | None:
         if module in self._paths:
@@ -68,15 +80,20 @@ class ProjectIndex(Mapping[str, Value]):
         for root in self.roots:
             for candidate in (rel + ".py", os.path.join(rel, "__init__.py")):
                 full = os.path.join(root, candidate)
-                if os.path.isfile(full):
+                if os.path.isfile(full) and any(
+                        _inside(os.path.realpath(full), top) for top in self._tops):
                     found = full
                     break
+                # Not there (or a link out of the tree, which the folder walk refuses too).
+                self.absent.add(os.path.abspath(full))
             if found:
                 break
         self._paths[module] = found
         return found
 
     def _exports(self, module: str) -> dict[str, Value]:
+        from jaxlint.engine import Settings, SourceError, exports_of
+
         path = self._file_for(module)
         if path is None:
             return {}

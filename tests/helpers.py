@@ -13,6 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def run(*args: str, cwd: Path | str = ROOT, input: str | None = None,
         timeout: float = 300) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    # This checkout's jaxlint, whatever the working folder (an editable install may point
+    # at another checkout).
+    env["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
         list(args), cwd=cwd, input=input, capture_output=True, text=True, env=env,
         timeout=timeout,

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import jaxlint, run
+from helpers import ROOT, jaxlint, run
 
 GOOD = """\
 import time
@@ -72,6 +72,7 @@ def _check(tmp_path: Path, *args: str, timeout: float = 300
     """The CLI with a time limit; on timeout its whole process group (pool workers too) is
     killed, so no worker is left running after the test."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = str(ROOT)  # this checkout's jaxlint, whatever the working folder
     proc = subprocess.Popen([sys.executable, "-m", "jaxlint", *args], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)

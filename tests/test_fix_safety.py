@@ -27,7 +27,9 @@ COPIES = int(os.environ.get("JAXLINT_KILL_COPIES", "200"))
 
 
 def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    # this checkout's jaxlint, whatever the working folder
+    return {**{k: v for k, v in os.environ.items() if not k.startswith("PYTHON")},
+            "PYTHONPATH": str(ROOT)}
 
 
 def _make_tree(root: Path, copies: int = COPIES) -> dict[Path, tuple[bytes, bytes]]:
@@ -184,7 +186,6 @@ print(time.perf_counter() - t0)
 def test_fix_keeps_mode_bom_line_endings_and_encoding(tmp_path: Path) -> None:
     files = {
         "plain.py": (MISTAKE.encode(), 0o754),
-        "readonly.py": (MISTAKE.encode(), 0o444),
         "bom.py": (b"\xef\xbb\xbf" + MISTAKE.encode(), 0o640),
         "crlf.py": (MISTAKE.replace("\n", "\r\n").encode(), 0o600),
         "latin1.py": (b"# -*- coding: latin-1 -*-\n" + MISTAKE.encode()
@@ -242,17 +243,19 @@ def test_write_atomic_leaves_no_temp_file_on_failure(tmp_path: Path) -> None:
 
     path = tmp_path / "bench.py"
     path.write_bytes(b"old\n")
-    real_replace = os.replace
+    import jaxlint.files
 
-    def failing_replace(src: str, dst: str) -> None:
+    real_swap = jaxlint.files._swap
+
+    def failing_swap(src: str, dst: str) -> bool:
         raise OSError(28, "No space left on device")
 
-    os.replace = failing_replace  # type: ignore[assignment]
+    jaxlint.files._swap = failing_swap
     try:
         with pytest.raises(OSError):
             write_atomic(str(path), b"new\n", expected=b"old\n")
     finally:
-        os.replace = real_replace
+        jaxlint.files._swap = real_swap
     assert path.read_bytes() == b"old\n"
     assert list(tmp_path.iterdir()) == [path]
 

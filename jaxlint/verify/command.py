@@ -10,6 +10,7 @@ from pathlib import Path
 
 from jaxlint.verify import report
 from jaxlint.verify.core import DEFAULT_REPEAT, DEFAULT_TIMEOUT, VerifyError, verify_paths
+from jaxlint.verify.model import NOT_RUN_CLEAN, NOT_RUN_SETUP, RegionResult
 from jaxlint.verify.progress import Progress, StderrProgress
 
 DESCRIPTION = """\
@@ -20,7 +21,11 @@ THIS EXECUTES THE SCRIPTS. verify is the only jaxlint command that runs user cod
 it at code you trust. Each run is a fresh Python process on the device JAX picks (GPU or TPU,
 else CPU, unless --backend says otherwise). The fixed copy runs from a temporary file (its
 __file__ differs; sys.path[0] is still the original's directory); the original is never
-modified. Files without findings are run once to show they run, not fixed.
+modified. Folders are searched as `jaxlint` searches them (no virtual environments,
+site-packages, build/, node_modules, hidden folders); of the scripts found there only those
+with findings run, unless --all. A script named on the command line runs even without
+findings (once, to show it runs). setup.py-like files (setup.py, conftest.py, noxfile.py,
+manage.py, ...) never run. At the end, stderr lists every script that was run.
 """
 
 EPILOG = """\
@@ -81,8 +86,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="write DIR/verify-<device>.md and a .png bar chart (give a path ending in .md "
         "to choose the name); needs matplotlib",
     )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        dest="run_all",
+        help="also run the scripts found in folders that have no findings (once each)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress display on stderr")
     return parser
+
+
+def _what_ran(ran: list[str], results: Sequence[RegionResult]) -> str:
+    """One plain line: the scripts executed, and how many were not and why."""
+    noun = "script" if len(ran) == 1 else "scripts"
+    line = f"jaxlint verify: ran {len(ran)} {noun}" + (": " + ", ".join(ran) if ran else "")
+    clean = sum(r.verdict == NOT_RUN_CLEAN for r in results)
+    setup = sum(r.verdict == NOT_RUN_SETUP for r in results)
+    skipped = []
+    if clean:
+        skipped.append(f"{clean} without findings (--all runs them)")
+    if setup:
+        skipped.append(f"{setup} setup.py-like")
+    return line + ("; not run: " + ", ".join(skipped) if skipped else "") + "."
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -104,6 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
     progress: Progress = Progress() if args.quiet else StderrProgress(sys.stderr)
+    ran: list[str] = []
     try:
         results = verify_paths(
             args.paths,
@@ -112,10 +138,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             backend=args.backend,
             unsafe_fixes=args.unsafe_fixes,
             progress=progress,
+            run_all=args.run_all,
+            ran=ran,
         )
     except VerifyError as exc:
         print(f"jaxlint verify: {exc}", file=sys.stderr)
         return 2
+    print(_what_ran(ran, results), file=sys.stderr)
 
     if not results:
         print("jaxlint verify: no Python files found under the given paths", file=sys.stderr)

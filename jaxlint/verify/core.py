@@ -22,6 +22,8 @@ from jaxlint.verify.model import (
     NOT_FIXED,
     NOT_FIXED_UNSAFE,
     NOT_MEASURED,
+    NOT_RUN_CLEAN,
+    NOT_RUN_SETUP,
     Device,
     RegionResult,
 )
@@ -50,26 +52,50 @@ def ensure_jax(python: str = sys.executable) -> None:
         )
 
 
-def discover(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given, plus every *.py under directories (skipping hidden dirs and caches)."""
-    found: list[Path] = []
+# Files that install, configure or drive a project rather than benchmark it: running one
+# (``setup.py`` builds and installs, ``noxfile.py`` runs sessions) does what the user did not
+# ask for, so verify never runs them, found in a folder or named.
+SETUP_LIKE = frozenset({"setup.py", "conftest.py", "noxfile.py", "fabfile.py", "dodo.py",
+                        "manage.py", "tasks.py", "__init__.py", "__main__.py"})
+
+
+def targets(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
+    """Each script to consider, with whether the user named it (rather than a folder
+    holding it). Folders are searched as ``jaxlint`` searches them: the same skips
+    (virtual environments, site-packages, build/, node_modules, caches), no symlinked
+    folders, no links out of the tree; only ``*.py``, and nothing in a hidden folder."""
+    from jaxlint.files import PathError
+    from jaxlint.files import discover as lint_discover
+
+    found: list[tuple[Path, bool]] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            for candidate in sorted(path.rglob("*.py")):
-                parts = candidate.relative_to(path).parts
-                if any(p.startswith(".") or p == "__pycache__" for p in parts):
+            for item in lint_discover([str(path)]):
+                if isinstance(item, PathError) or not item.endswith(".py"):
                     continue
-                found.append(candidate)
+                # Hidden folders too (.hidden/, .tox-like tools' own): running is not linting.
+                if any(part.startswith(".") for part in Path(item).relative_to(path).parts):
+                    continue
+                found.append((Path(item), False))
         elif path.is_file():
-            found.append(path)
+            found.append((path, True))
         else:
             raise VerifyError(f"no such file or directory: {raw}")
     # The same file named twice (a file and its directory) is verified once.
-    unique: dict[Path, Path] = {}
-    for path in found:
-        unique.setdefault(path.resolve(), path)
+    unique: dict[Path, tuple[Path, bool]] = {}
+    for path, named in found:
+        key = path.resolve()
+        if key in unique:
+            unique[key] = (unique[key][0], unique[key][1] or named)
+        else:
+            unique[key] = (path, named)
     return list(unique.values())
+
+
+def discover(paths: Iterable[str | Path]) -> list[Path]:
+    """The scripts verify considers under ``paths`` (see targets), less setup.py-like ones."""
+    return [path for path, _ in targets(paths) if path.name not in SETUP_LIKE]
 
 
 def _device(outcomes: Iterable[RunOutcome]) -> Device | None:
@@ -108,7 +134,11 @@ class _FileVerifier:
         backend: str | None,
         unsafe_fixes: bool,
         progress: Progress,
+        run_all: bool = False,
+        ran: list[str] | None = None,
     ) -> None:
+        self.run_all = run_all
+        self.ran = ran if ran is not None else []  # scripts executed, in order
         self.repeat = repeat
         self.unsafe_fixes = unsafe_fixes
         self.timeout = timeout
@@ -116,6 +146,9 @@ class _FileVerifier:
         self.progress = progress
 
     def _run(self, script: Path, lines: Iterable[int], path_dir: Path | None = None) -> RunOutcome:
+        shown = str(path_dir / script.name) if path_dir is not None else str(script)
+        if shown not in self.ran:
+            self.ran.append(shown)
         return run_script(
             script,
             lines=set(lines),
@@ -124,7 +157,11 @@ class _FileVerifier:
             path_dir=path_dir,
         )
 
-    def verify(self, path: Path, display: str, index: int, total: int) -> list[RegionResult]:
+    def verify(self, path: Path, display: str, index: int, total: int, named: bool = True
+               ) -> list[RegionResult]:
+        if path.name in SETUP_LIKE:
+            self.progress.file_started(index, total, display, 0)
+            return [RegionResult(display, None, None, NOT_RUN_SETUP)]
         try:
             raw = path.read_bytes()
             findings = lint_source(raw, display)
@@ -139,6 +176,9 @@ class _FileVerifier:
             if f.region is None
         ]
         if not findings:
+            if not (named or self.run_all):  # found in a folder: only scripts with findings
+                self.progress.file_started(index, total, display, 0)
+                return [RegionResult(display, None, None, NOT_RUN_CLEAN)]
             return [self._run_clean(path, display, index, total)]
         if not regions:
             self.progress.file_started(index, total, display, 0)
@@ -271,22 +311,27 @@ def verify_paths(
     backend: str | None = None,
     progress: Progress | None = None,
     unsafe_fixes: bool = False,
+    run_all: bool = False,
+    ran: list[str] | None = None,
 ) -> list[RegionResult]:
     """Run every script under ``paths`` as written and as fixed; one result per timed region.
 
     "Fixed" is what ``jaxlint --fix`` writes (plus unsafe fixes when ``unsafe_fixes``).
+    Scripts found in folders run only if they have findings (all of them with ``run_all``);
+    named scripts run either way; setup.py-like files never run (see SETUP_LIKE). ``ran``,
+    if given, receives the path of each script executed.
     This executes the scripts: call it only on code you mean to run.
     """
     if repeat < 1:
         raise VerifyError("--repeat must be at least 1")
     ensure_jax()
-    files = discover(paths)
+    files = targets(paths)
     progress = progress or Progress()
-    verifier = _FileVerifier(repeat, timeout, backend, unsafe_fixes, progress)
+    verifier = _FileVerifier(repeat, timeout, backend, unsafe_fixes, progress, run_all, ran)
     results: list[RegionResult] = []
     try:
-        for index, path in enumerate(files, start=1):
-            results.extend(verifier.verify(path, str(path), index, len(files)))
+        for index, (path, named) in enumerate(files, start=1):
+            results.extend(verifier.verify(path, str(path), index, len(files), named))
     finally:
         progress.close()
     return results

@@ -8,6 +8,8 @@ from typing import Any
 from jaxlint.verify.stats import Spread, ratio
 
 NO_FINDINGS = "no findings: left alone"
+NOT_RUN_CLEAN = "no findings: not run (--all runs it)"
+NOT_RUN_SETUP = "not run: a setup.py-like file (verify never runs those)"
 NOT_FIXED = "not fixed by --fix"
 NOT_FIXED_UNSAFE = "not fixed: unsafe fix (add --unsafe-fixes)"
 NOT_MEASURED = "not measured: the region's timer lines never ran"

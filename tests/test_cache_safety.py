@@ -1,0 +1,233 @@
+"""The cache in a hostile checkout (links, another user's folder) and a cache that is never
+stale and does not grow: issue 13, items 1 and 10."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+
+import jaxlint.cache as cache_module
+from jaxlint.cache import Cache
+
+MISTAKE = """\
+import time
+
+import jax.numpy as jnp
+
+x = jnp.ones((8, 8))
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+print(time.perf_counter() - t0)
+"""
+FINDING = "bench.py:8:7: JAX101"
+
+
+def _lint(cwd: Path, *args: str, seed: str | None = None) -> tuple[int, str, str]:
+    """The real CLI; ``seed`` fixes the interpreter's hash seed."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = str(ROOT)
+    if seed is not None:
+        env["PYTHONHASHSEED"] = seed
+    result = subprocess.run([sys.executable, "-m", "jaxlint", *args], cwd=cwd, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in result.stderr, result.stderr
+    return result.returncode, result.stdout, result.stderr
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else b"<dir>")
+            for p in sorted(folder.rglob("*"))}
+
+
+def _warnings(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if "warning" in line]
+
+
+# ------------------------------------------------------------------------ item 1: links
+def test_a_cache_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    """A checkout that commits ``.jaxlint_cache`` as a link to another folder: one warning,
+    the run goes on (findings, exit 1), nothing is written in the other folder."""
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("mine\n")
+    (project / "bench.py").write_text(MISTAKE)
+    (project / ".jaxlint_cache").symlink_to(elsewhere, target_is_directory=True)
+    for _ in range(2):
+        status, out, err = _lint(project, ".")
+        assert status == 1 and out.startswith(FINDING), err
+        assert _warnings(err) == [
+            "jaxlint: warning: not using the cache: ./.jaxlint_cache is a symbolic link"]
+    assert _snapshot(elsewhere) == {"keep.txt": b"mine\n"}
+
+
+@pytest.mark.parametrize("name", [".gitignore", "CACHEDIR.TAG"])
+def test_tag_and_ignore_files_are_never_written_through_a_link(tmp_path: Path, name: str
+                                                               ) -> None:
+    """A committed ``.jaxlint_cache/.gitignore`` (or ``CACHEDIR.TAG``) that links to a file
+    outside the tree: a plain ``jaxlint .`` leaves that file as it was."""
+    project = tmp_path / "project"
+    (project / ".jaxlint_cache").mkdir(parents=True)
+    (project / "bench.py").write_text(MISTAKE)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (project / ".jaxlint_cache" / name).symlink_to(victim)
+    status, out, err = _lint(project, ".")
+    assert status == 1 and out.startswith(FINDING), err
+    assert victim.read_text() == "precious\n"
+    assert (project / ".jaxlint_cache" / name).is_symlink()
+    other = {".gitignore": "CACHEDIR.TAG", "CACHEDIR.TAG": ".gitignore"}[name]
+    assert (project / ".jaxlint_cache" / other).is_file()
+    assert not (project / ".jaxlint_cache" / other).is_symlink()
+    # the cache still works (second run: the same answer, from the entry)
+    assert _lint(project, ".")[1] == out
+
+
+def test_a_format_folder_or_entry_that_is_a_link_is_not_followed(tmp_path: Path) -> None:
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (project / ".jaxlint_cache").mkdir(parents=True)
+    elsewhere.mkdir()
+    (project / "bench.py").write_text(MISTAKE)
+    (project / ".jaxlint_cache" / cache_module.FORMAT).symlink_to(elsewhere)
+    status, out, _ = _lint(project, ".")
+    assert status == 1 and out.startswith(FINDING)
+    assert _snapshot(elsewhere) == {}
+    # an entry named as this file's, linking out: replaced, never written through
+    (project / ".jaxlint_cache" / cache_module.FORMAT).unlink()
+    (project / ".jaxlint_cache" / cache_module.FORMAT).mkdir()
+    victim = tmp_path / "victim.json"
+    victim.write_text("precious\n")
+    entry = project / ".jaxlint_cache" / cache_module.FORMAT / Cache._name(
+        str(project / "bench.py"))
+    entry.symlink_to(victim)
+    status, out, _ = _lint(project, ".")
+    assert status == 1 and out.startswith(FINDING)
+    assert victim.read_text() == "precious\n"
+    assert not entry.is_symlink() and '"findings"' in entry.read_text()
+
+
+def test_a_cache_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "bench.py").write_text(MISTAKE)
+    (tmp_path / ".jaxlint_cache").write_text("not a folder\n")
+    status, out, err = _lint(tmp_path, ".")
+    assert status == 1 and out.startswith(FINDING)
+    assert _warnings(err) == [
+        "jaxlint: warning: not using the cache: ./.jaxlint_cache is not a folder"]
+    assert (tmp_path / ".jaxlint_cache").read_text() == "not a folder\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="giving a folder to another user needs root")
+def test_a_cache_folder_owned_by_another_user_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "bench.py").write_text(MISTAKE)
+    folder = tmp_path / ".jaxlint_cache"
+    folder.mkdir()
+    os.chown(folder, 65534, 65534)
+    status, out, err = _lint(tmp_path, ".")
+    assert status == 1 and out.startswith(FINDING)
+    assert _warnings(err) == [
+        "jaxlint: warning: not using the cache: ./.jaxlint_cache is owned by another user"]
+    assert list(folder.iterdir()) == []
+
+
+# --------------------------------------------------------------------- item 10: stale, growth
+BENCH_IMPORTING = """\
+import time
+
+from helpers import step
+
+t0 = time.perf_counter()
+y = step(3)
+print(time.perf_counter() - t0)
+"""
+HELPERS = """\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    return jnp.ones(x) * 2
+"""
+
+
+def test_a_module_created_after_caching_invalidates_the_entry(tmp_path: Path) -> None:
+    (tmp_path / "bench.py").write_text(BENCH_IMPORTING)
+    assert _lint(tmp_path, "bench.py")[0] == 0  # `helpers` is nowhere: nothing to report
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    status, out, _ = _lint(tmp_path, "bench.py")
+    assert status == 1 and out.startswith("bench.py:7:7: JAX101"), out
+
+
+def test_the_folders_the_index_searches_are_in_the_key(tmp_path: Path) -> None:
+    """The same file, the same cache, run from two folders: only one of them holds the
+    module it imports (the index searches the current folder)."""
+    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\n")
+    for name in ("a", "b", "src"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "src" / "bench.py").write_text(BENCH_IMPORTING)
+    (tmp_path / "a" / "helpers.py").write_text(HELPERS)
+    config = str(tmp_path / "pyproject.toml")
+    bench = str(tmp_path / "src" / "bench.py")
+    status, out, _ = _lint(tmp_path / "a", "--config", config, bench)
+    assert status == 1 and "JAX101" in out
+    assert _lint(tmp_path / "b", "--config", config, bench)[0] == 0
+
+
+def test_the_libcst_version_is_in_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    keys = []
+    for version in ("1.1.0", "1.9.0"):
+        monkeypatch.setattr(cache_module, "_libcst_version", lambda v=version: v)
+        keys.append(Cache(str(tmp_path), ()).key("a.py", b"x = 1\n", ()))
+    assert keys[0] != keys[1]
+
+
+def test_identical_runs_hit_the_cache_whatever_the_hash_seed(tmp_path: Path) -> None:
+    """Settings holding sets (a project's own timers) keyed by ``repr`` changed with the hash
+    seed: each run missed and wrote a new entry. Now the second run writes nothing."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint]\ntimers = ["a.now", "b.now", "c.now", "d.now", "e.now"]\n'
+        'jax-work = ["k.one", "k.two", "k.three"]\n')
+    (tmp_path / "bench.py").write_text(MISTAKE)
+    assert _lint(tmp_path, ".", seed="1")[0] == 1
+    entries = tmp_path / ".jaxlint_cache" / cache_module.FORMAT
+    before = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in entries.iterdir()}
+    assert len(before) == 1
+    for seed in ("2", "3", "4"):
+        assert _lint(tmp_path, ".", seed=seed)[0] == 1
+    after = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in entries.iterdir()}
+    assert after == before
+
+
+def test_editing_a_file_replaces_its_entry(tmp_path: Path) -> None:
+    """One entry per file: the cache does not grow with each edit."""
+    (tmp_path / "bench.py").write_text(MISTAKE)
+    for n in range(4):
+        (tmp_path / "bench.py").write_text(MISTAKE + f"z = {n}\n")
+        assert _lint(tmp_path, ".")[0] == 1
+    entries = list((tmp_path / ".jaxlint_cache" / cache_module.FORMAT).iterdir())
+    assert len(entries) == 1, entries
+
+
+def test_the_index_follows_no_link_out_of_the_tree(tmp_path: Path) -> None:
+    """The folder walk refuses links out of the tree; the project index does too (and a
+    link inside the tree still counts)."""
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (project / "bench.py").write_text(BENCH_IMPORTING)
+    (outside / "helpers.py").write_text(HELPERS)
+    (project / "helpers.py").symlink_to(outside / "helpers.py")
+    assert _lint(project, "--no-cache", "bench.py")[:2] == (0, "")
+    (project / "helpers.py").unlink()
+    (project / "lib").mkdir()
+    (project / "lib" / "real_helpers.py").write_text(HELPERS)
+    (project / "helpers.py").symlink_to(project / "lib" / "real_helpers.py")
+    assert _lint(project, "--no-cache", "bench.py")[0] == 1
