@@ -82,3 +82,22 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     if b"time" not in data or not any(p.search(data) for p in _IMPORTS_CLOCK):
         return False
     return any(n in data for n in _CLOCK_NAMES) or any(p.search(data) for p in _TIME_FUNCTION)
+
+
+def for_file(path: str, config: Any, modules: dict[str, dict[str, Any]] | None,
+             select: Collection[str] | None = None, ignore: Collection[str] = (),
+             honour_noqa: bool = True) -> Settings:
+    """What every front end analyses ``path`` with: ``config`` (its ``[tool.jaxlint]``, a
+    ``jaxlint.config.Config``) with ``select`` replacing and ``ignore`` adding to its own,
+    and the project index unless ``modules`` (the index's cache of analysed modules) is None.
+
+    Imports the project index (and so libcst) only when called: call it once a file has
+    passed ``might_matter``.
+    """
+    from jaxlint.project import ProjectIndex, import_roots, module_names
+
+    names = module_names(path)
+    index = None if modules is None else ProjectIndex(import_roots(path), config.extras, modules)
+    return Settings(select if select is not None else config.select,
+                    (*config.ignores_for(path), *ignore), config.extras, index,
+                    names[0] if names else None, honour_noqa=honour_noqa)
