@@ -451,10 +451,10 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
             one = Run()
             _check_file(path, args, one, config, modules, data)
             done.append(one)
-    for (i, _, _, key, _), one in zip(todo, done):
+    for (i, path, _, key, _), one in zip(todo, done):
         results[i] = one
         if cache is not None and key is not None and not one.errors:
-            cache.put(key, files[i], one.findings, one.deps, one.absent)
+            cache.put(key, path, one.findings, one.deps, one.absent)
     if cache is not None:
         cache.close()
     for i in sorted(results):
