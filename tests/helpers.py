@@ -13,6 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def run(*args: str, cwd: Path | str = ROOT, input: str | None = None,
         timeout: float = 300) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    # The checkout under test, whatever the folder the tool runs in: a test run from another
+    # worktree (or with an older jaxlint installed) must not import that one instead.
+    env["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
         list(args), cwd=cwd, input=input, capture_output=True, text=True, env=env,
         timeout=timeout,
