@@ -261,3 +261,22 @@ def test_bad_notebook_is_one_error_line_and_the_run_goes_on(name: str, tmp_path:
         assert result.returncode == 2
         assert "good.py:5:7: JAX101" in result.stdout or args
     assert (tmp_path / name).read_text() == content
+
+
+def test_time_magic_inside_a_timed_region_does_not_crash(tmp_path: Path) -> None:
+    # The statement %time runs is analysed as a string; a finding inside it has no place
+    # in the file (this crashed the engine, for timeit.timeit("y = f(x)") in .py files too).
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(notebook(SETUP, code("t0 = time.perf_counter()\n%time y = f(x)\n"
+                                          "print(time.perf_counter() - t0)")))
+    result = jaxlint("--no-cache", "nb.ipynb", cwd=tmp_path)
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert [line.split(" ")[:2] for line in result.stdout.splitlines()] == [
+        ["nb.ipynb:cell", "2:2:1:"], ["nb.ipynb:cell", "2:3:7:"]]
+    (tmp_path / "t.py").write_text("import time, timeit, jax\nf = jax.jit(lambda m: m)\n"
+                                   "x = jax.numpy.ones(3)\nf(x).block_until_ready()\n"
+                                   "t0 = time.perf_counter()\n"
+                                   "timeit.timeit('y = f(x)', globals=globals())\n"
+                                   "print(time.perf_counter() - t0)\n")
+    result = jaxlint("--no-cache", "t.py", cwd=tmp_path)
+    assert result.returncode == 1 and "t.py:6:1: JAX102" in result.stdout, result.stderr[-2000:]
