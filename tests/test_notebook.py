@@ -280,3 +280,19 @@ def test_time_magic_inside_a_timed_region_does_not_crash(tmp_path: Path) -> None
                                    "print(time.perf_counter() - t0)\n")
     result = jaxlint("--no-cache", "t.py", cwd=tmp_path)
     assert result.returncode == 1 and "t.py:6:1: JAX102" in result.stdout, result.stderr[-2000:]
+
+
+def test_generated_notebooks_lint_and_fix_cleanly() -> None:
+    """Generated notebooks (tests/notebook_fuzz.py; scripts/fuzz.py runs many more): no
+    crash, no refusal, no cell loses text, nothing fixable left, a second fix changes
+    nothing."""
+    hypothesis = pytest.importorskip("hypothesis")
+    from notebook_fuzz import check_notebook, notebooks
+
+    @hypothesis.settings(max_examples=25, deadline=None, database=None, derandomize=True,
+                         suppress_health_check=list(hypothesis.HealthCheck))
+    @hypothesis.given(notebooks(), hypothesis.strategies.booleans())
+    def run(data: bytes, unsafe: bool) -> None:
+        assert check_notebook(data, unsafe) == []
+
+    run()
