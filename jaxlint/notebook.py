@@ -188,7 +188,6 @@ class _Harness:
     end: tuple[int, int] | None
     timed: str = ""  # the statement timed, as the harness call gets it
     wrapped: str = ""  # the harness line as JAX102's fix rewrites it
-    persisted: int | None = None  # index of the statement line of a %time, if any
 
 
 @dataclass
@@ -270,10 +269,9 @@ class _Builder:
         self.bound: set[str] = set()
 
     def emit(self, text: str, cell: int, src: _Src | None, kind: str = "code",
-                 inserts: bool = True, cut: int = 0, removed: str = "") -> int:
-        # masked lines take no new line before them: ``import jax`` goes after ``!pip ...``
+             inserts: bool = True, cut: int = 0, removed: str = "") -> int:
         self.v.lines.append(_VLine(text, cell, src.no if src else 0, src.outer if src else "",
-                                   cut, removed, kind, inserts and kind != "masked"))
+                                   cut, removed, kind, inserts))
         return len(self.v.lines) - 1
 
     # --------------------------------------------------------------- a cell, as IPython does
@@ -314,10 +312,13 @@ class _Builder:
             return False
         for k in range(first):
             self.emit(lines[k].text, number, lines[k])
+        mark = len(self.v.lines)
         if harness:
             self.line_magic(number, [s], m.group(1), m.end(1), "")
         else:
             self.mask(number, [s], "pass")
+        for v in self.v.lines[mark:]:  # a second line would make it Python again
+            v.inserts = False
         return True
 
     def statements(self, number: int, lines: list[_Src]) -> None:
@@ -407,14 +408,14 @@ class _Builder:
                 b = stmt_at + lead + _char_col(timed, expr.end_col_offset)
                 start, end = (s.no, len(s.outer) + a), (s.no, len(s.outer) + b)
                 timed = text[a:b]
-        harness = self.harness(number, s, lhs, timed, start, end, "", inserts=True)
+        self.harness(number, s, lhs, timed, start, end, "", inserts=True)
         for s2 in lines[1:]:
             self.emit("", number, s2, "masked", inserts=False)
         if name == "time" and len(lines) == 1 and _compiles(stmt.strip()):
             # %time runs the statement in the notebook: what it binds is bound afterwards
             lead = len(stmt) - len(stmt.lstrip())
-            harness.persisted = self.emit(lhs + stmt[lead:], number, s, "code", inserts=False,
-                                          cut=len(lhs), removed=text[len(lhs):stmt_at + lead])
+            self.emit(lhs + stmt[lead:], number, s, "code", inserts=False, cut=len(lhs),
+                      removed=text[len(lhs):stmt_at + lead])
 
     def harness(self, number: int, src: _Src, lhs: str, timed: str,
                 start: tuple[int, int] | None, end: tuple[int, int] | None, setup: str,
@@ -748,9 +749,13 @@ def _restore(virtual: Virtual, fixed: str) -> tuple[dict[int, str], int | None]:
             after.setdefault((v.cell, v.line), []).append(v.outer + text)
             import_cell = v.cell if text == "import jax" else import_cell
             continue
-        if top:  # next to the first import from jax, which any install runs before
-            nxt = [i for i in nxt if _imports_jax(lines[i].text)] + nxt
-        anchor = next((lines[i] for i in nxt if lines[i].inserts), None)
+        if top:  # next to the first import from jax, else before the first Python
+            # statement: never above the ``!pip install`` or ``%env`` lines it may need
+            nxt = [i for i in nxt if _imports_jax(lines[i].text)] + [
+                i for i in nxt if lines[i].kind == "code"]
+        # before the next statement (a comment above it stays above, as the fixer keeps it)
+        anchor = next((lines[i] for i in nxt if lines[i].inserts and lines[i].text.strip()
+                       and not lines[i].text.lstrip().startswith("#")), None)
         if anchor is None:
             raise _Refused("the fix added a line after the last cell that can hold it")
         before.setdefault((anchor.cell, anchor.line), []).append(anchor.outer + text)
@@ -791,9 +796,6 @@ def _rebuild(source: str, number: int, changed: dict[tuple[int, int], str],
         if key not in deleted:
             parts.append((changed.get(key, s.text), s.ending))
         parts.extend((t, None) for t in after.get(key, []))
-    for key in before:  # lines a fix put in front of a cell's (empty) end
-        if key[0] == number and key[1] > len(src):
-            parts.extend((t, None) for t in before[key])
     out = []
     for k, (text, ending) in enumerate(parts):
         last = k == len(parts) - 1
@@ -861,8 +863,9 @@ def fix_notebook(data: bytes, path: str, unsafe_fixes: bool, settings: Settings)
         new_sources, import_cell = _restore(virtual, result.source)
         _check(virtual, new_sources, import_cell, path, settings, unsafe_fixes)
     except _Refused as exc:
-        raise NotebookError(f"not fixed: {exc}; nothing was written (see --diff for the "
-                            "fix as jaxlint sees it)") from None
+        raise NotebookError(f"not fixed: {exc}; nothing was written") from None
+    if not new_sources:  # the fix only added blank lines
+        return FixResult(data, 0, remaining, result.held_back)
     cells = _cells(nb)
     for number, text in new_sources.items():
         cell = cells[number - 1]

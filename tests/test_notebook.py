@@ -296,3 +296,22 @@ def test_generated_notebooks_lint_and_fix_cleanly() -> None:
         assert check_notebook(data, unsafe) == []
 
     run()
+
+
+def test_unsafe_move_keeps_a_one_line_automagic_cell_one_line(tmp_path: Path) -> None:
+    # JAX104 moves the host copy after the stop and syncs where it was; the sync belongs
+    # in the copy's cell, not in the next cell that takes Python (``timeit f(x)`` must stay
+    # one line, or IPython no longer reads it as %timeit).
+    cells = ["import time\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+             "f = jnp.sin\nx = jnp.ones(8)",
+             "t0 = time.perf_counter()\ny = f(x)",
+             "z = np.asarray(y)\nf?",
+             "timeit f(x).block_until_ready()",
+             "t1 = time.perf_counter()\nprint(t1 - t0)"]
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(notebook(*(code(c) for c in cells)))
+    result = jaxlint("--no-cache", "--fix", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert _sources(path.read_bytes()) == [
+        cells[0], cells[1], "jax.block_until_ready(y)\nf?", cells[3],
+        "t1 = time.perf_counter()\nz = np.asarray(y)\nprint(t1 - t0)"]
