@@ -735,37 +735,60 @@ def _restore(virtual: Virtual, fixed: str) -> tuple[dict[int, str], int | None]:
                            "cannot write back")
         wraps.append(h)
     positions = sorted((j, i) for i, j in enumerate(where) if j is not None)
-    import_cell = None
+    runs: list[list[str]] = []  # new lines, each run between the same two kept lines
+    starts: list[int] = []
     for j, text in enumerate(new):
-        if j in taken or not text.strip():
-            continue  # kept or edited lines, and the blank lines the import adds
+        if j in taken:
+            continue
+        if starts and starts[-1] + len(runs[-1]) == j:
+            runs[-1].append(text)
+        else:
+            starts.append(j)
+            runs.append([text])
+    import_cell = None
+    for j, run in zip(starts, runs):
+        texts = [t for t in run if t.strip()]  # the blank lines the import adds go
+        if not texts:
+            continue
+        # A run goes to one place, in order, so the statements keep the fixed module's order.
         prev = max((i for jj, i in positions if jj < j), default=0)
         nxt = [i for jj, i in positions if jj > j]
-        top = prev == 0 and text == "import jax"
-        if (text in gone or text == "import jax") and not top and lines[prev].kind == "code" \
-                and not lines[prev].cut:
-            # a line moved after the stop, or the import after the imports it follows
-            v = lines[prev]
-            after.setdefault((v.cell, v.line), []).append(v.outer + text)
-            import_cell = v.cell if text == "import jax" else import_cell
-            continue
-        if top:  # next to the first import from jax, else before the first Python
-            # statement: never above the ``!pip install`` or ``%env`` lines it may need
+        if prev == 0 and texts == ["import jax"]:
+            # next to the first import from jax, else before the first Python statement:
+            # never above the ``!pip install`` or ``%env`` lines it may need
             nxt = [i for i in nxt if _imports_jax(lines[i].text)] + [
-                i for i in nxt if lines[i].kind == "code"]
-        # before the next statement (a comment above it stays above, as the fixer keeps it)
-        anchor = next((lines[i] for i in nxt if lines[i].inserts and lines[i].text.strip()
-                       and not lines[i].text.lstrip().startswith("#")), None)
-        if anchor is None:
-            raise _Refused("the fix added a line after the last cell that can hold it")
-        before.setdefault((anchor.cell, anchor.line), []).append(anchor.outer + text)
-        import_cell = anchor.cell if text == "import jax" else import_cell
+                i for i in nxt if lines[i].kind == "code" and _statement(lines[i].text)]
+            place = next((("before", i) for i in nxt if lines[i].inserts), None)
+        else:
+            follows = next((i for i in nxt if not (lines[i].kind == "code"
+                                                   and not _statement(lines[i].text))), None)
+            after_ok = prev > 0 and lines[prev].kind == "code" and not lines[prev].cut
+            before_ok = follows is not None and lines[follows].inserts
+            moved = all(t in gone or t == "import jax" for t in texts)
+            if after_ok and (moved or not before_ok):
+                place = ("after", prev)  # a line moved after the stop; an added import
+            elif before_ok:
+                assert follows is not None
+                place = ("before", follows)  # a sync before the statement it precedes
+            else:
+                place = None
+        if place is None:
+            raise _Refused("the fix added a line where no cell can hold it")
+        v = lines[place[1]]
+        target = after if place[0] == "after" else before
+        target.setdefault((v.cell, v.line), []).extend(v.outer + t for t in texts)
+        if "import jax" in texts:
+            import_cell = v.cell
     cells = {c for c, _ in (*changed, *deleted, *before, *after)} | {h.cell for h in wraps}
     out = {}
     for number in sorted(cells):
         out[number] = _rebuild(virtual.sources[number], number, changed, deleted, before,
                                after, [h for h in wraps if h.cell == number])
     return out, import_cell
+
+
+def _statement(text: str) -> bool:
+    return bool(text.strip()) and not text.lstrip().startswith("#")
 
 
 def _imports_jax(text: str) -> bool:
