@@ -180,6 +180,10 @@ def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings:
         if not enabled(code, select, ignore):
             continue
         for report in rule().check(ctx):
+            if report.node not in positions.ranges:
+                # A node of a statement string a harness runs (``timeit.timeit("y = f(x)")``
+                # or a notebook's ``%time``) inside a timed region: not a place in the file.
+                continue
             line, col = positions[report.node]
             if (code, line, col) in seen or (honour_noqa and noqa.suppresses(line, code)):
                 continue
