@@ -206,7 +206,7 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
 
 def _statistics(findings: list[Finding]) -> str:
     """One line per rule, most frequent first: count, code, [*] if fixable, rule name."""
-    from jaxlint.rules import RULES
+    from jaxlint.rules import rule_name
 
     counts: dict[str, list[Finding]] = {}
     for f in findings:
@@ -216,7 +216,7 @@ def _statistics(findings: list[Finding]) -> str:
     for code, items in rows:
         mark = "[*]" if all(f.fixable and not f.unsafe for f in items) else "[-]" if any(
             f.fixable for f in items) else "   "
-        name = RULES[code].__name__ if code in RULES else ""
+        name = rule_name(code)
         out.append(f"{len(items):>5}\t{code}\t{mark} {name}\n")
     return "".join(out)
 
@@ -440,16 +440,16 @@ def _rule(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="jaxlint rule", description=SUBCOMMANDS["rule"])
     p.add_argument("code", nargs="?", help="a rule code such as JAX101 (default: list all)")
     args = p.parse_args(argv)
-    from jaxlint.rules import RULES
+    from jaxlint.rules import RULES, rule_name
 
     if args.code is None:
-        for code, rule in RULES.items():
-            print(f"{code}  {rule.__name__}")
+        for code in RULES:
+            print(f"{code}  {rule_name(code)}")
         return EXIT_CLEAN
     found = RULES.get(args.code.upper())
     if found is None:
         print(f"jaxlint rule: unknown rule code: {args.code}", file=sys.stderr)
         return EXIT_ERROR
-    print(f"# {found.CODE} {found.__name__}\n")
+    print(f"# {found.CODE} {rule_name(found.CODE)}\n")
     print(inspect.cleandoc(found.__doc__ or ""))
     return EXIT_CLEAN

@@ -192,7 +192,7 @@ def _section(doc: str, title: str) -> str:
 
 
 def _rule_descriptor(code: str) -> dict[str, Any]:
-    from jaxlint.rules import RULES  # the rules' docs; SARIF output only
+    from jaxlint.rules import RULES, rule_name  # the rules' docs; SARIF output only
 
     rule = RULES.get(code)
     if rule is None:
@@ -200,7 +200,7 @@ def _rule_descriptor(code: str) -> dict[str, Any]:
     doc = inspect.cleandoc(rule.__doc__ or "")
     descriptor: dict[str, Any] = {
         "id": code,
-        "name": rule.__name__,
+        "name": rule_name(code),
         "shortDescription": {"text": _summary(rule.MESSAGE)},
         "defaultConfiguration": {"level": "error"},
     }
