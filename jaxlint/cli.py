@@ -29,6 +29,8 @@ SUBCOMMANDS = {
     "verify": "run scripts before and after the fix and compare what they measure "
     "(the only command that executes code)",
     "rule": "print a rule's documentation",
+    "server": "run a Language Server Protocol server on stdio for editors (needs the "
+    "'server' extra)",
 }
 
 
@@ -119,15 +121,26 @@ def _error(run: Run, path: str, message: str, line: int | None = None, col: int 
 
 def _settings(path: str, args: argparse.Namespace, config: Config,
               modules: dict[str, dict[str, object]]) -> Settings:
+    return settings_for(path, config, args.select, args.ignore or (), not args.no_index,
+                        modules)
+
+
+def settings_for(path: str, config: Config, select: Sequence[str] | None = None,
+                 ignore: Sequence[str] = (), index: bool = True,
+                 modules: dict[str, dict[str, object]] | None = None) -> Settings:
+    """What the engine needs to check ``path`` as the command line does: the configuration's
+    rules (``select`` replaces, ``ignore`` adds to them) and, with ``index``, what the
+    project's other modules export (``modules`` caches them across files)."""
     from jaxlint.project import ProjectIndex, import_roots, module_names
 
-    select = args.select if args.select is not None else config.select
-    ignore = (*config.ignores_for(path), *(args.ignore or ()))
+    chosen = select if select is not None else config.select
+    ignores = (*config.ignores_for(path), *ignore)
     names = module_names(path)
-    index = None
-    if not args.no_index:
-        index = ProjectIndex(import_roots(path), config.extras, modules)  # type: ignore[arg-type]
-    return Settings(select, ignore, config.extras, index, names[0] if names else None)
+    project = None
+    if index:
+        project = ProjectIndex(import_roots(path), config.extras,
+                               {} if modules is None else modules)  # type: ignore[arg-type]
+    return Settings(chosen, ignores, config.extras, project, names[0] if names else None)
 
 
 _MODULES: dict[str, dict[str, object]] = {}  # a worker process's project-index cache
@@ -290,6 +303,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return verify_main(argv[1:])
     if command == "rule":
         return _rule(argv[1:])
+    if command == "server":
+        return _server(argv[1:])
     args = build_parser().parse_args(argv)
     run = Run()
     try:
@@ -434,6 +449,18 @@ def _stdin(args: argparse.Namespace, config: Config, run: Run) -> int:
     if run.errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if run.findings and not args.exit_zero else EXIT_CLEAN
+
+
+def _server(argv: list[str]) -> int:
+    try:
+        from jaxlint.server import main as server_main
+    except ImportError as exc:  # pygls is an optional extra
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        print(f"jaxlint server: needs the 'server' extra ({exc.name or exc} is missing); "
+              "from a clone of jaxlint: python3 -m pip install '.[server]'", file=sys.stderr)
+        return EXIT_ERROR
+    return server_main(argv)
 
 
 def _rule(argv: list[str]) -> int:
