@@ -325,6 +325,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             files.append(item)
     _check_all(files, args, config, run)
     _print(run, args)
+    return _status(run, args)
+
+
+def _status(run: Run, args: argparse.Namespace) -> int:
+    """The exit status, the same for files and for stdin: --diff fails when it prints one."""
     if run.errors:
         return EXIT_ERROR
     if args.exit_zero:
@@ -446,9 +451,7 @@ def _stdin(args: argparse.Namespace, config: Config, run: Run) -> int:
         return EXIT_FINDINGS if result.remaining and not args.exit_zero else EXIT_CLEAN
     _check_file(path, args, run, config, {}, data)
     _print(run, args)
-    if run.errors:
-        return EXIT_ERROR
-    return EXIT_FINDINGS if run.findings and not args.exit_zero else EXIT_CLEAN
+    return _status(run, args)
 
 
 def _server(argv: list[str]) -> int:
