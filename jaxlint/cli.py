@@ -24,6 +24,7 @@ from jaxlint.settings import Settings, might_matter
 # most files in a tree, and most files pre-commit hands us, never need it.
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+TERMINAL_FORMATS = ("text", "concise", "full")
 
 SUBCOMMANDS = {
     "verify": "run scripts before and after the fix and compare what they measure "
@@ -65,9 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output format (default: text); 'full' shows source context, "
                    "'sarif' and 'github' are for CI")
     p.add_argument("--statistics", action="store_true",
-                   help="print the number of findings per rule instead of the findings")
+                   help="print the number of findings per rule instead of the findings "
+                   "(as JSON with --format json or json-lines)")
     p.add_argument("--show-fixes", action="store_true",
-                   help="with --format full: show each file's fix as a diff")
+                   help="with --format text, concise or full: show each file's fix as a "
+                   "diff after its findings")
+    p.add_argument("--output-file", "-o", metavar="PATH",
+                   help="write the findings (or the diff, or the statistics) to PATH "
+                   "instead of stdout, without colours")
     p.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when findings remain")
     p.add_argument("--config", metavar="PATH",
@@ -112,7 +118,7 @@ class Run:
 
 def _error_line(path: str, message: str, line: int | None = None, col: int = 0) -> str:
     where = f"{path}:{line}:{col + 1}" if line is not None else path
-    return f"{where}: error: {message}"
+    return output.printable(f"{where}: error: {message}")
 
 
 def _error(run: Run, path: str, message: str, line: int | None = None, col: int = 0) -> None:
@@ -198,7 +204,7 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         else:
             found = lint_source(data, path, settings=settings)
             run.findings.extend(found)
-            if found and args.format in ("full", "sarif"):
+            if found and (args.format in ("full", "sarif") or args.show_fixes):
                 run.texts[path] = _text(data)
                 if args.format == "sarif" or args.show_fixes:
                     fixed = fix_source(data, path, unsafe_fixes=args.unsafe_fixes,
@@ -217,23 +223,6 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         _error(run, path, f"cannot write: {exc.strerror or exc}")
 
 
-def _statistics(findings: list[Finding]) -> str:
-    """One line per rule, most frequent first: count, code, [*] if fixable, rule name."""
-    from jaxlint.rules import rule_name
-
-    counts: dict[str, list[Finding]] = {}
-    for f in findings:
-        counts.setdefault(f.code, []).append(f)
-    rows = sorted(counts.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-    out = []
-    for code, items in rows:
-        mark = "[*]" if all(f.fixable and not f.unsafe for f in items) else "[-]" if any(
-            f.fixable for f in items) else "   "
-        name = rule_name(code)
-        out.append(f"{len(items):>5}\t{code}\t{mark} {name}\n")
-    return "".join(out)
-
-
 def _text(data: bytes) -> str:
     """Source text decoded as Python (and libcst) decode it: PEP 263 cookie, BOM, UTF-8."""
     try:
@@ -243,16 +232,37 @@ def _text(data: bytes) -> str:
         return data.decode("utf-8", errors="replace")
 
 
+def _color(stream: object) -> bool:
+    """Colours for a person: on a terminal (not TERM=dumb), unless NO_COLOR is set to
+    anything (no-color.org); FORCE_COLOR set to anything asks for them anywhere."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
 def _print(run: Run, args: argparse.Namespace) -> None:
-    out = sys.stdout
     findings = sorted(run.findings, key=Finding.sort_key)
+    color = args.output_file is None and _color(sys.stdout)
     if args.diff:
-        out.write("".join(run.diffs))
+        text = "".join(run.diffs)
     elif args.statistics:
-        out.write(_statistics(findings))
+        text = output.statistics(findings, args.format, color)
     else:
-        out.write(output.render(findings, args.format, sources=run.texts.get,
-                                fixed=run.fixed_texts, unsafe_fixes=args.unsafe_fixes))
+        text = output.render(findings, args.format, sources=run.texts.get,
+                             fixed=run.fixed_texts, unsafe_fixes=args.unsafe_fixes,
+                             color=color and args.format in TERMINAL_FORMATS)
+    if args.output_file is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(args.output_file, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        except OSError as exc:
+            run.errors.append(_error_line(args.output_file,
+                                          f"cannot write: {exc.strerror or exc}"))
     for e in run.errors:
         print(e, file=sys.stderr)
     if args.quiet:
@@ -305,7 +315,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _rule(argv[1:])
     if command == "server":
         return _server(argv[1:])
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.show_fixes and args.format not in TERMINAL_FORMATS and not args.statistics:
+        parser.error(f"--show-fixes shows fixes in --format text, concise or full, not "
+                     f"{args.format} ('json' says which findings have one; 'sarif' always "
+                     "carries them)")
     run = Run()
     try:
         config = load(args.config) if args.config else discover_config(".")
@@ -370,7 +385,8 @@ def _exit_with_parent(main: int) -> None:
 
 def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: Run) -> None:
     """Read and prefilter every file here; analyse the rest (cached, or in parallel)."""
-    use_cache = not (args.no_cache or args.fix or args.diff or args.format in ("full", "sarif"))
+    use_cache = not (args.no_cache or args.fix or args.diff or args.show_fixes
+                     or args.format in ("full", "sarif"))
     cache = None  # made (and its module imported) once a file passes the prefilter
     todo: list[tuple[int, str, bytes, str | None]] = []
     results: dict[int, Run] = {}
