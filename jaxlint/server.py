@@ -52,7 +52,8 @@ class _Result:
 
     text: str
     findings: list[Finding]
-    fixes: dict[Finding, tuple[tuple[str, ...], str]]  # finding -> (synced exprs, fixed text)
+    # (code, line, col) of a finding -> (what its fix syncs, the text with its fix alone)
+    fixes: dict[tuple[str, int, int], tuple[tuple[str, ...], str]]
     problem: str | None = None  # a file-level error (too complex to analyse, ...)
 
 
@@ -106,7 +107,11 @@ def _lint(doc: TextDocument, text: str, modules: dict[str, dict[str, object]]) -
             return _Result(text, [], {})
         return _Result(text, [], {}, exc.message)
     return _Result(text, findings,
-                   {f.finding: (f.plan.synced_exprs, str(f.source)) for f in fixes})
+                   {_key(f.finding): (f.plan.synced_exprs, str(f.source)) for f in fixes})
+
+
+def _key(f: Finding) -> tuple[str, int, int]:
+    return f.code, f.line, f.col
 
 
 # --- positions and edits ------------------------------------------------------------------
@@ -248,9 +253,9 @@ def build_server() -> JaxlintServer:
         if wanted(lsp.CodeActionKind.QuickFix):
             first, last = params.range.start.line + 1, params.range.end.line + 1
             for f in result.findings:
-                if f not in result.fixes or not first <= f.line <= last:
+                if _key(f) not in result.fixes or not first <= f.line <= last:
                     continue
-                synced, fixed = result.fixes[f]
+                synced, fixed = result.fixes[_key(f)]
                 actions.append(lsp.CodeAction(
                     title=fix_title(f, synced), kind=lsp.CodeActionKind.QuickFix,
                     diagnostics=[_diagnostic(doc, f)], is_preferred=not f.unsafe,

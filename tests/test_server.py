@@ -302,3 +302,20 @@ def test_python_m_jaxlint_server_serves_even_beside_a_folder_named_server(tmp_pa
         if c.proc.poll() is None:
             c.proc.kill()
             c.proc.wait()
+
+
+def test_hover_shows_an_explanation_when_the_finding_carries_one() -> None:
+    from dataclasses import dataclass
+
+    from jaxlint.finding import Finding
+    from jaxlint.server import hover_text
+
+    @dataclass(frozen=True)
+    class Explained(Finding):
+        explanation: str = ""
+
+    plain = Finding("JAX101", "timer stops before JAX work finishes", 8, 6)
+    assert hover_text(plain).split("\n\n")[:2] == [
+        "**JAX101** unsynced-timer", "timer stops before JAX work finishes"]
+    why = "`y = jnp.dot(x, x)` (line 7) is dispatched after the clock starts at line 6"
+    assert why in hover_text(Explained("JAX101", "m", 8, 6, explanation=why))
