@@ -145,6 +145,7 @@ class Calls:
         values = [v for _, _, v in args]
         if isinstance(callee, JaxCallable):
             self._note_call(callee, node, st)
+            self.why[node] = ("jitted", callee.origin)
             result = self._dispatch(node, values, st)
             if callee.synced:
                 self._sync(result, st)
@@ -164,12 +165,14 @@ class Calls:
         if isinstance(callee, Instance):
             call = callee.klass.members.get("__call__")
             if isinstance(call, JaxCallable):
+                self.why[node] = ("jitted", call.origin)
                 return self._dispatch(node, values, st)
             if isinstance(call, Func):
                 return self._call_func(call, node, args, callee, st)
             return None
         if isinstance(callee, LibObject):
             if any(isinstance(v, JaxVal) for v in values):
+                self.why[node] = ("library", None)
                 return self._dispatch(node, values, st)
             return LibObject()
         if isinstance(callee, BenchmarkFixture):
@@ -222,6 +225,7 @@ class Calls:
                                  static_names=argnames)
             return first
         if kind is CallKind.WORK:
+            self.why[node] = ("api", q)
             return self._dispatch(node, values, st)
         if kind is CallKind.HOST:
             for v in jax_args:
@@ -247,6 +251,7 @@ class Calls:
             return None
         if names.is_jax_library(q):
             if jax_args:
+                self.why[node] = ("api", q)
                 return self._dispatch(node, values, st)
             return LibObject()
         return None
@@ -307,6 +312,7 @@ class Calls:
                 return self._call_func(member, node, args, base, st)
             if isinstance(member, JaxCallable):
                 self._note_call(member, node, st, bound=True)
+                self.why[node] = ("jitted", member.origin)
                 return self._dispatch(node, values, st)
             return None
         if isinstance(base, Klass):
@@ -509,6 +515,8 @@ class Calls:
                              isinstance(summary.result, TimerRead), st)
         if reading is not None:
             return reading
+        if summary.work:
+            self.why[node] = ("helper", fn.node)
         if summary.waits or summary.waits_by_transfer:
             if summary.work:
                 result = self._dispatch(node, values, st)

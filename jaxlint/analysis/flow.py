@@ -97,6 +97,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.bare: dict[Site, cst.Expr] = {}
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
+        # Why a site is JAX work, for explanations: ("jitted", the node that made the
+        # function), ("api", qualified name), ("helper", the function's node), ("library",
+        # None); sites not here operate on JAX values (``y @ y``, ``y[0]``).
+        self.why: dict[Site, tuple[str, object]] = {}
         self.harnesses: dict[cst.Call, HarnessUse] = {}
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed
         # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
@@ -145,6 +149,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._journal.clear()
         self._bound_at.clear()
         self.transfer_where.clear()
+        self.why.clear()
         self.harnesses.clear()
         self._memo.clear()
         self._active.clear()

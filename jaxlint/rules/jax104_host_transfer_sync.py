@@ -3,7 +3,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from jaxlint.analysis.plans import sync_then_transfer
-from jaxlint.rules.base import FileContext, Report, Rule, sync_call_text
+from jaxlint.rules.base import (
+    FileContext,
+    Report,
+    Rule,
+    explain_sites,
+    region_heading,
+    sync_call_text,
+)
 
 
 class HostTransferSync(Rule):
@@ -62,4 +69,10 @@ class HostTransferSync(Rule):
                 remedy = "call jax.block_until_ready(...) instead and copy after reading the clock"
             message = self.MESSAGE.format(transfer=ctx.code(node, 40), line=ctx.line(node),
                                           remedy=remedy)
-            yield Report(region.stop, message, plan, (*region.starts, region.stop))
+            lines = [region_heading(ctx, region), *explain_sites(
+                ctx, region.host_synced, "JAX work in the region, waited for only by a copy "
+                "to the host:")]
+            lines.append(f"The copy at line {ctx.line(node)} (`{ctx.code(node, 40)}`) is inside "
+                         "the region, so the time includes the transfer.")
+            yield Report(region.stop, message, plan, (*region.starts, region.stop),
+                         "\n".join(lines))
