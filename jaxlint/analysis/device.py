@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from jaxlint.analysis.state import State
-from jaxlint.analysis.timers import IDLE
+from jaxlint.analysis.timers import IDLE, SYNCED
 from jaxlint.analysis.values import (
     EMPTY,
     JaxVal,
@@ -79,6 +79,8 @@ class Device:
                     del st.transferred[work]
         if site is not None and not transfer and not waited and (st.pending or st.transferred):
             self.frame.events.append((self._tick(), site, IDLE))
+        elif site is not None and not transfer and waited:
+            self.frame.events.append((self._tick(), site, SYNCED))
 
     def _sync_all(self: FlowAnalysis, st: State, transfer: bool = False,
                   site: Site | None = None) -> None:

@@ -127,10 +127,20 @@ class Expressions:
         return join_values(left, right)
 
     def _eval_Comparison(self: FlowAnalysis, node: cst.Comparison, st: State) -> Value:
-        values = [self._eval(node.left, st)]
+        # An elapsed time compared right away (``time.time() - start > timeout``, a polling
+        # loop's test) is a deadline, not a measurement: it makes no region.
+        self._comparing += 1
+        try:
+            values = [self._eval(node.left, st)]
+        finally:
+            self._comparing -= 1
         array_op = False
         for target in node.comparisons:
-            values.append(self._eval(target.comparator, st))
+            self._comparing += 1
+            try:
+                values.append(self._eval(target.comparator, st))
+            finally:
+                self._comparing -= 1
             if not isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)):
                 array_op = True
         if array_op and any(isinstance(v, JaxVal) for v in values):

@@ -10,6 +10,7 @@ from jaxlint.rules.base import (
     Report,
     Rule,
     explain_sites,
+    labelled_as_compile,
     region_heading,
     still_computing,
     sync_call_text,
@@ -53,6 +54,10 @@ class UnsyncedTimer(Rule):
     def check(self, ctx: FileContext) -> Iterator[Report]:
         for region in ctx.flow.regions():
             if not region.unsynced or region.idle_syncs:
+                continue
+            if region.compiled and labelled_as_compile(ctx, region):
+                # It times a first call on purpose: compiling is synchronous, so the clock
+                # read after it measures the compilation the region is named for.
                 continue  # synced, or synced on the wrong value (JAX103)
             plan = sync_before_stop(ctx.flow, region, ctx.line_of)
             yield Report(region.stop, self.MESSAGE.format(detail=describe(ctx, region, plan)),

@@ -5,7 +5,14 @@ from collections.abc import Iterator
 import libcst as cst
 
 from jaxlint.analysis.plans import warm_up_before_start
-from jaxlint.rules.base import FileContext, Report, Rule, region_heading, why_work
+from jaxlint.rules.base import (
+    FileContext,
+    Report,
+    Rule,
+    labelled_as_compile,
+    region_heading,
+    why_work,
+)
 
 
 class CompileInRegion(Rule):
@@ -50,6 +57,8 @@ class CompileInRegion(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Report]:
         for region in ctx.flow.regions():
+            if region.compiled and labelled_as_compile(ctx, region):
+                continue  # compilation is what it times
             for call in sorted(region.compiled, key=lambda n: ctx.line_of.get(n, (0, 0))):
                 if not isinstance(call, cst.Call):
                     continue
