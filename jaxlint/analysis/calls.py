@@ -177,6 +177,9 @@ class Calls:
             return LibObject()
         if isinstance(callee, BenchmarkFixture):
             self._harness(node, node, args, st, fixture=True)
+            return None
+        if callee is None and any(isinstance(v, JaxVal) for v in values):
+            return self._opaque()  # an unknown function (a parameter) given JAX values
         return None
 
     def _call_ref(self: FlowAnalysis, q: str, node: cst.Call, st: State) -> Value:
@@ -254,6 +257,8 @@ class Calls:
                 self.why[node] = ("api", q)
                 return self._dispatch(node, values, st)
             return LibObject()
+        if kind is CallKind.UNKNOWN and jax_args and not q.startswith("builtins."):
+            return self._opaque()  # what an unknown function makes of JAX values
         return None
 
     def _call_method(self: FlowAnalysis, base: Value, attr: str, base_key: str | None,
@@ -280,7 +285,7 @@ class Calls:
                 return None
             if attr in names.INERT_ATTRIBUTES:
                 return None
-            return self._dispatch(node, [base, *values], st)
+            return self._operate(node, [base, *values], st)
         if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
             self._put(base_key, values, st)
             return None

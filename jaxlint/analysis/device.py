@@ -55,6 +55,17 @@ class Device:
                 deps = deps | v.origin | v.deps
         return JaxVal(tick, frozenset({site}), deps)
 
+    def _operate(self: FlowAnalysis, site: Site, inputs: Sequence[Value], st: State) -> JaxVal:
+        """An operation on values (``y @ y``, ``y[0]``, ``y.sum()``): device work when one
+        of them is known to be a JAX value; on results of unknown functions only, another
+        such result."""
+        if all(v.opaque for v in inputs if isinstance(v, JaxVal)):
+            return self._opaque()
+        return self._dispatch(site, inputs, st)
+
+    def _opaque(self: FlowAnalysis) -> JaxVal:
+        return JaxVal(self._now, opaque=True)
+
     def _sync(self: FlowAnalysis, value: Value, st: State, transfer: bool = False,
               site: Site | None = None) -> None:
         """Wait for ``value`` (and, in dispatch order, everything before it).
