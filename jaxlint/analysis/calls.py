@@ -184,7 +184,7 @@ class Calls:
 
     def _call_ref(self: FlowAnalysis, q: str, node: cst.Call, st: State) -> Value:
         kind = self._classify(q)
-        if kind is CallKind.UNKNOWN and (st.reads or self._timing_harness):
+        if kind is CallKind.UNKNOWN and (st.reads or self._timing_harness or self._under_timer):
             known = self._from_index(q)
             if known is not None:
                 return self._call_value(known, node, st)
@@ -503,7 +503,16 @@ class Calls:
                    args: list[tuple[str | None, str, Value]], self_value: Value,
                    st: State) -> Value:
         params = self._bind_params(fn, args, self_value)
-        summary = self._call_function(fn, params)
+        # A function called while a clock runs is analysed with the project index too: the
+        # sync or the work it hides may come from another module (``unreplicate_and_get``).
+        timed = bool(st.reads) and not self._under_timer
+        if timed:
+            self._under_timer += 1
+        try:
+            summary = self._call_function(fn, params)
+        finally:
+            if timed:
+                self._under_timer -= 1
         if summary.generator:
             return summary.result
         values = [v for _, _, v in args]
@@ -597,7 +606,7 @@ class Calls:
         generator = isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node)
         # The memo key: the function, what it closes over, and what each parameter holds
         # (JAX values as one kind).
-        key = (fn.node, self.closure_key(fn),
+        key = (fn.node, self.closure_key(fn), self._under_timer > 0,
                tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
                             key=lambda kv: kv[0])))
         if key in self._memo:

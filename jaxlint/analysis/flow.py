@@ -107,6 +107,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._last_elements: list[Value] | None = None
         self._timing_harness = 0  # > 0 while interpreting what a harness times
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
+        self._under_timer = 0  # > 0 while analysing a call made with a clock running
         self._memo: dict[tuple[object, ...], Summary] = {}
         self._active: set[tuple[object, ...]] = set()
         self._frames: list[Frame] = []
