@@ -18,8 +18,8 @@ from jaxlint.errors import SourceError
 from jaxlint.files import (
     CACHE_DIRNAME,
     ChangedOnDisk,
-    NotWritten,
     Excluder,
+    NotWritten,
     PathError,
     discover,
     read,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import errno
+import fnmatch
 import os
+import re
 import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -76,6 +78,49 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+_SIMPLE = re.compile(r"[^/!#\\\s]+/?")  # a name or glob: no slash inside, no escape
+
+
+class _Patterns:
+    """One list of gitignore patterns. Names and globs without a slash (the whole default
+    list) are matched against each part of the path with one regular expression, which is
+    what they mean in gitignore; the rest, or any list with a ``!`` pattern (order matters
+    then), goes to pathspec. A walk asks for every entry, and pathspec tries its patterns one
+    by one."""
+
+    def __init__(self, lines: tuple[str, ...]) -> None:
+        simple = all(_SIMPLE.fullmatch(p) and "**" not in p for p in lines)
+        self.spec: Any = None
+        self.any_entry: re.Pattern[str] | None = None
+        self.folders: re.Pattern[str] | None = None
+        if not simple:
+            import pathspec  # here: most runs of the pre-commit hook name files, not folders
+
+            self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
+            return
+        names = [fnmatch.translate(p) for p in lines if not p.endswith("/")]
+        folders = [fnmatch.translate(p[:-1]) for p in lines if p.endswith("/")]
+        self.any_entry = re.compile("|".join(names)) if names else None
+        self.folders = re.compile("|".join(names + folders)) if names or folders else None
+
+    def match_file(self, rel: str) -> bool:
+        """Whether ``rel`` (``/``-separated, ending in ``/`` for a folder) or a folder
+        above it is matched."""
+        if self.spec is not None:
+            return bool(self.spec.match_file(rel))
+        is_dir = rel.endswith("/")
+        *above, last = rel.rstrip("/").split("/")
+        folders = self.folders
+        if folders is not None and any(folders.match(part) for part in above):
+            return True
+        entry = folders if is_dir else self.any_entry
+        return entry is not None and entry.match(last) is not None
+
+    def check_file(self, rel: str) -> Any:
+        assert self.spec is not None, "check_file is for .gitignore files (pathspec)"
+        return self.spec.check_file(rel)
+
+
 class Excluder:
     """Which paths are left out: ``exclude`` and ``extend-exclude`` (from the configuration
     that governs each folder, relative to its file; from the command line, relative to the
@@ -103,23 +148,29 @@ class Excluder:
     def _spec(self, lines: Sequence[str]) -> Any:
         key = tuple(lines)
         if key not in self._specs:
-            import pathspec  # here: most runs of the pre-commit hook name files, not folders
-
-            self._specs[key] = pathspec.GitIgnoreSpec.from_lines(key)
+            self._specs[key] = _Patterns(key)
         return self._specs[key]
 
     @staticmethod
     def _relative(path: str, base: str, is_dir: bool) -> str | None:
-        rel = os.path.relpath(path, base)
-        if rel == "." or rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        """``path`` relative to ``base`` (both absolute and normalised), None if not below it.
+        A string test, not os.path.relpath: this runs for every entry of a walk."""
+        prefix = base if base.endswith(os.sep) else base + os.sep
+        if not path.startswith(prefix):
             return None
-        return rel.replace(os.sep, "/") + ("/" if is_dir else "")
+        rel = path[len(prefix):]
+        if os.sep != "/":  # pragma: no cover - Windows
+            rel = rel.replace(os.sep, "/")
+        return rel + ("/" if is_dir else "")
 
     def _matches(self, patterns: Sequence[str], base: str, path: str, is_dir: bool) -> bool:
         if not patterns:
             return False
         rel = self._relative(path, base, is_dir)
-        if rel is None:  # outside the patterns' folder: only names without a slash apply
+        if rel is None:
+            if self._relative(base, path, True) is not None or base == path:
+                return False  # the patterns' own folder or one above it
+            # outside the patterns' folder: only names without a slash apply
             rel = os.path.basename(path) + ("/" if is_dir else "")
             patterns = [p for p in patterns if "/" not in p.rstrip("/")]
         return bool(self._spec(patterns).match_file(rel))
@@ -127,13 +178,14 @@ class Excluder:
     def excluded(self, path: str, is_dir: bool) -> bool:
         path = os.path.abspath(path)
         config = self.config_for(os.path.dirname(path))
+        root = config.root if os.path.isabs(config.root) else os.path.abspath(config.root)
         if self.exclude is not None:
             if self._matches(self.exclude, self.cwd, path, is_dir):
                 return True
         elif self._matches(config.exclude if config.exclude is not None else DEFAULT_EXCLUDE,
-                           config.root, path, is_dir):
+                           root, path, is_dir):
             return True
-        if (self._matches(config.extend_exclude, config.root, path, is_dir)
+        if (self._matches(config.extend_exclude, root, path, is_dir)
                 or self._matches(self.extend_exclude, self.cwd, path, is_dir)):
             return True
         respect = (self.respect_gitignore if self.respect_gitignore is not None
@@ -178,7 +230,11 @@ class Excluder:
         except (OSError, ConfigError):
             return []  # no such file (the usual case), or not one git would read either
         lines = [line for line in text.splitlines() if line.strip()]
-        return [(base, self._spec(lines))] if lines else []
+        if not lines:
+            return []
+        import pathspec  # a .gitignore may use anything git accepts: always pathspec's matcher
+
+        return [(base, pathspec.GitIgnoreSpec.from_lines(lines))]
 
 
 def _walk(root: str, excluder: Excluder | None = None, whole: bool = False

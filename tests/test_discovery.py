@@ -332,3 +332,35 @@ def test_a_fifo_or_device_as_configuration_never_hangs(private: Path) -> None:
     big = jaxlint(".", cwd=private)
     assert big.returncode == 2
     assert big.stderr == f"jaxlint: error: {fifo}: larger than 1024 KiB\n"
+
+
+# --- the matcher ----------------------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::FutureWarning")  # re's note on pathspec's "[[" regexes
+def test_simple_patterns_match_as_pathspec_does() -> None:
+    """Names and globs without a slash (the default list) skip pathspec for speed; on any
+    such patterns and any path they must answer as pathspec's gitignore matcher does."""
+    import pathspec
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from jaxlint.files import _Patterns
+
+    part = st.text(alphabet="ab.-_", min_size=1, max_size=3).filter(lambda p: p not in (".", ".."))
+    glob = st.text(alphabet="ab.*?[]", min_size=1, max_size=4)
+    pattern = st.builds(lambda g, slash: g + ("/" if slash else ""), glob, st.booleans())
+    path = st.builds(lambda parts, folder: "/".join(parts) + ("/" if folder else ""),
+                     st.lists(part, min_size=1, max_size=4), st.booleans())
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(pattern, min_size=1, max_size=4), path)
+    def agree(patterns: list[str], rel: str) -> None:
+        fast = _Patterns(tuple(patterns))
+        try:
+            reference = pathspec.GitIgnoreSpec.from_lines(patterns)
+        except Exception:  # noqa: BLE001 - a glob pathspec rejects ("[" alone): not a case
+            return
+        assert fast.match_file(rel) == bool(reference.match_file(rel)), (patterns, rel)
+
+    agree()
