@@ -85,6 +85,10 @@ def test_named_paths_are_checked_even_when_excluded_unless_force_exclude(private
     write(private, "pyproject.toml", '[tool.jaxlint]\nextend-exclude = ["generated"]\n')
     write(private, "generated/b.py")
     write(private, "generated/deeper/c.py")
+    write(private, "generated/build/d.py")  # still left out: build/ is excluded below it
+    git_init(private)
+    write(private, ".gitignore", "generated/\n*_skip.py\n")
+    write(private, "generated/e_skip.py")
     assert jaxlint(".", cwd=private).returncode == 0
     assert reported(jaxlint("generated/b.py", cwd=private)) == ["generated/b.py"]
     assert reported(jaxlint("generated", cwd=private)) == ["generated/b.py",
@@ -95,6 +99,17 @@ def test_named_paths_are_checked_even_when_excluded_unless_force_exclude(private
     stdin = jaxlint("--force-exclude", "--fix", "--stdin-filename", "generated/b.py",
                     cwd=private, input=MISTAKE)
     assert (stdin.returncode, stdin.stdout) == (0, MISTAKE)
+
+
+def test_a_project_folder_named_like_an_excluded_one_is_searched_as_usual(
+        private: Path) -> None:
+    project = private / "env"  # "env" is in the default list
+    write(project, "pyproject.toml", '[tool.jaxlint]\nextend-exclude = ["gen"]\n')
+    write(project, "a.py")
+    write(project, "build/b.py")
+    write(project, "gen/c.py")
+    assert reported(jaxlint(".", cwd=project)) == ["a.py"]
+    assert reported(jaxlint("env", cwd=private)) == ["env/a.py"]
 
 
 def test_gitignore_is_respected_in_a_git_repository(private: Path) -> None:
