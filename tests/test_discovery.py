@@ -228,8 +228,8 @@ def test_no_cache_in_a_folder_others_can_write(private: Path) -> None:
     (shared / ".jaxlint_cache").mkdir()
     result = jaxlint("a.py", cwd=shared)
     assert result.returncode == 1
-    assert (f"jaxlint: warning: ignoring {shared / '.jaxlint_cache'}: its folder is writable "
-            "by other users") in result.stderr
+    assert ("jaxlint: warning: ignoring ./.jaxlint_cache: its folder is writable by other "
+            "users") in result.stderr
     assert list((shared / ".jaxlint_cache").iterdir()) == []
     shared.chmod(0o755)
     jaxlint("a.py", cwd=shared)
