@@ -16,7 +16,7 @@ import libcst as cst
 
 from jaxlint.analysis import names
 from jaxlint.analysis.names import CallKind
-from jaxlint.analysis.state import State
+from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     YieldFinder,
     all_params,
@@ -314,6 +314,18 @@ class Calls:
         if isinstance(base, Instance):
             member = base.klass.members.get(attr)
             if isinstance(member, Func):
+                overrides = self._overrides(base.klass, attr) if self.is_abstract(member) else []
+                if overrides:
+                    # an abstract method: what the subclasses' implementations do, on any path
+                    paths = []
+                    result: Value = None
+                    for impl, sub in overrides:
+                        path = st.copy()
+                        result = join_values(result, self._call_func(impl, node, args,
+                                                                     Instance(sub), path))
+                        paths.append(path)
+                    self._become(st, join_states(paths))
+                    return result
                 return self._call_func(member, node, args, base, st)
             if isinstance(member, JaxCallable):
                 self._note_call(member, node, st, bound=True)
@@ -497,6 +509,12 @@ class Calls:
             decos = {dotted(d.decorator) for d in fn.node.decorators}
             if "staticmethod" not in decos:
                 out[params[0]] = fn.owner if "classmethod" in decos else Instance(fn.owner)
+        for param in params_of(fn.node):
+            # ``def run(sampler: BaseSampler)``: an instance of the file's class
+            if param.annotation is not None and param.name.value not in out:
+                typed = self._instance_of(param.annotation.annotation)
+                if typed is not None:
+                    out[param.name.value] = typed
         return out
 
     def _call_func(self: FlowAnalysis, fn: Func, node: cst.Call,

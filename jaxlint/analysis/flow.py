@@ -118,6 +118,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._loc: StmtLoc = StmtLoc(module, False)
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
+        # the file's classes (the latest made by each class statement) and their subclasses
+        self._klasses: dict[cst.ClassDef, Klass] = {}
+        self._subclasses: dict[cst.ClassDef, set[cst.ClassDef]] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> FlowAnalysis:
