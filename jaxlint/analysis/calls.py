@@ -256,7 +256,7 @@ class Calls:
             if jax_args:
                 self.why[node] = ("api", q)
                 return self._dispatch(node, values, st)
-            return LibObject()
+            return LibObject(q)
         if kind is CallKind.UNKNOWN and jax_args and not q.startswith("builtins."):
             return self._opaque()  # what an unknown function makes of JAX values
         return None
@@ -338,6 +338,12 @@ class Calls:
                 return self._call_func(member, node, args, None, st)
             if isinstance(member, JaxCallable):
                 return self._dispatch(node, values, st)
+            return None
+        if isinstance(base, LibObject) and f"{base.name}.{attr}" in names.LIBRARY_TRANSFERS:
+            # ``mcmc.print_summary()``: reads what the object computed to the host
+            self._sync_all(st, transfer=True)
+            for v in values:
+                self._sync(v, st, transfer=True)
             return None
         if isinstance(base, LibObject):
             if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
