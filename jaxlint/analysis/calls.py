@@ -70,6 +70,7 @@ class Summary:
     reads: frozenset[Site] = frozenset()  # timer reads it makes (its own and its callees')
     pairs: frozenset[tuple[Site, Site]] = frozenset()  # (stop, start) pairs it makes
     generator: bool = False  # a generator function: calling it runs nothing yet
+    made: frozenset[Site] = frozenset()  # jitted functions (by origin) made by each call
     waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
     args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
 
@@ -539,6 +540,11 @@ class Calls:
                 self._under_timer -= 1
         if summary.generator:
             return summary.result
+        if isinstance(summary.result, JaxCallable) and summary.result.origin in summary.made:
+            # A factory (``step = make_step(loss)``): each call makes a fresh jitted function,
+            # which compiles on its first call here.
+            self.frame.created.add(summary.result.origin)
+            st.called = st.called - {summary.result.origin}
         values = [v for _, _, v in args]
         for origin in summary.jit_calls:
             self.frame.jit_calls.add(origin)
@@ -693,6 +699,7 @@ class Calls:
         else:
             summary = Summary(frame.did_work, waits, by_transfer, result,
                               frozenset(frame.jit_calls), reads, pairs,
+                              made=frozenset(frame.created),
                               waits_args=waits_args, args_by_transfer=args_by_transfer)
         self._memo[key] = summary
         return summary
