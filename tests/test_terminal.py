@@ -239,3 +239,13 @@ def test_names_cannot_forge_terminal_or_ci_output(tmp_path: Path) -> None:
     assert annotation.count("::") == 2
     rows = json.loads(jaxlint("--no-cache", "--format", "json", ".", cwd=tmp_path).stdout)
     assert rows[0]["path"] == "x::warning file=y.py,line=1::z.py"
+
+
+def test_error_lines_escape_names_too(tmp_path: Path) -> None:
+    if os.name == "nt":
+        return
+    (tmp_path / "a\x1b]0;owned\x07b.py").write_bytes(b"x = 1\0\n")
+    result = jaxlint("--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    (line, *_) = result.stderr.splitlines()
+    assert line == "a\\x1b]0;owned\\x07b.py: error: binary file (contains NUL bytes), skipped"
