@@ -209,7 +209,8 @@ def hover_text(f: Finding) -> str:
     parts = [f"**{f.code}** {rule_name(f.code)}", f.message]
     explanation = getattr(f, "explanation", None)
     if explanation:
-        parts.append(str(explanation))
+        # its lines are lines: Markdown joins lines unless each ends with two spaces
+        parts.append("  \n".join(line.strip() for line in str(explanation).splitlines()))
     parts.append(f"`jaxlint rule {f.code}` explains the rule.")
     return "\n\n".join(parts)
 
