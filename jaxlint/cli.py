@@ -10,6 +10,7 @@ import sys
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from jaxlint import __version__, output
 from jaxlint.codes import CODES
@@ -34,6 +35,16 @@ from jaxlint.settings import Settings, might_matter
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 TERMINAL_FORMATS = ("text", "concise", "full")
 
+# The default -j 0 analyses files in one process unless there are at least this many bytes to
+# analyse: a worker process first imports libcst and the analysis (a few hundred ms), which
+# the bundled fixtures (150 files, 85 KB) never won back on 2 cores, while 1.3 MB of them and
+# the benchmark corpus ran 1.4x-1.5x faster on two (benchmarks/RESULTS.md, "One process or
+# several", from benchmarks/jobs.py).
+PARALLEL_MIN_BYTES = 512 * 1024
+# Progress on a terminal's stderr only when this many files are to be analysed (a second or
+# more); fewer finish before a progress line could be read.
+PROGRESS_MIN_FILES = 20
+
 SUBCOMMANDS = {
     "verify": "run scripts before and after the fix and compare what they measure "
     "(the only command that executes code)",
@@ -53,6 +64,16 @@ def _codes(text: str) -> list[str]:
 
 def _patterns(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per core) or more, not {n}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -105,8 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stdin-filename", metavar="PATH",
                    help="read the source from stdin and report it as PATH (for editors); "
                    "with --fix, the fixed source is written to stdout and findings to stderr")
-    p.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
-                   help="files analysed in parallel (default: one process per core; 1: none)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
+                   help="processes analysing files in parallel, at most one per core and "
+                   "file (default 0: one per core when there is enough to analyse, else one)")
     p.add_argument("--no-cache", action="store_true",
                    help=f"do not read or write the cache ({CACHE_DIRNAME}/ beside the "
                    "configuration, or in the current folder)")
@@ -502,8 +524,9 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
                 results[i] = Run(findings=hit)
                 continue
         todo.append((i, path, data, key, config))
-    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
-    if jobs > 1 and len(todo) > 1:
+    jobs = _processes(args.jobs, todo)
+    progress = _Progress(len(todo), enabled=not args.quiet)
+    if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
@@ -523,6 +546,7 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
                     one = Run()
                     _error(one, path, _internal(exc))
                     done.append(one)
+                progress.step()
     else:
         modules: dict[str, dict[str, object]] = {}
         done = []
@@ -530,6 +554,8 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
             one = Run()
             _check_file(path, args, one, config, modules, data)
             done.append(one)
+            progress.step()
+    progress.close()
     for (i, path, _, key, _), one in zip(todo, done):
         results[i] = one
         if cache is not None and key is not None and not one.errors:
@@ -538,6 +564,57 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
         cache.close()
     for i in sorted(results):
         run.merge(results[i])
+
+
+def _processes(jobs: int, todo: Sequence[tuple[Any, ...]]) -> int:
+    """How many processes analyse ``todo``: ``jobs`` (0: one per core, or one alone when
+    there is too little to analyse for workers to pay off), at most one per file and core."""
+    cores = _cores()
+    if jobs == 0:
+        if sum(len(item[2]) for item in todo) < PARALLEL_MIN_BYTES:
+            return 1
+        jobs = cores
+    return max(1, min(jobs, cores, len(todo)))
+
+
+def _cores() -> int:
+    """The cores this process may run on (a container's or taskset's share, not the
+    machine's)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+class _Progress:
+    """``checking 12/40 files`` on a terminal's stderr, redrawn in place at most ten times a
+    second and erased at the end; nothing when stderr is not a terminal or the run is
+    short."""
+
+    def __init__(self, total: int, enabled: bool = True) -> None:
+        import time
+
+        self.total, self.done = total, 0
+        self.on = (enabled and total >= PROGRESS_MIN_FILES and sys.stderr.isatty()
+                   and os.environ.get("TERM") != "dumb")
+        self.clock = time.monotonic
+        self.shown = float("-inf")
+        if self.on:
+            self._draw()
+
+    def _draw(self) -> None:
+        sys.stderr.write(f"\rjaxlint: checking {self.done}/{self.total} files")
+        sys.stderr.flush()
+        self.shown = self.clock()
+
+    def step(self) -> None:
+        self.done += 1
+        if self.on and self.clock() - self.shown >= 0.1:
+            self._draw()
+
+    def close(self) -> None:
+        if self.on:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 def _stdin(args: argparse.Namespace, resolver: Resolver, excluder: Excluder, run: Run) -> int:
