@@ -406,10 +406,11 @@ class Calls:
                                        for c in st.called)
         if compiles:
             self.frame.events.append((self._tick(), node, COMPILE))
-        added: set[object] = {origin}
-        if variant is not None:
-            added.add((origin, variant))
+        added: set[Site] = {origin}
         st.called = st.called | added
+        if variant is not None:
+            # a (function, static values) pair, kept beside the functions themselves
+            st.called = st.called | {(origin, variant)}  # type: ignore[arg-type]
 
     def _static_variant(self: FlowAnalysis, callee: JaxCallable, node: Site,
                         bound: bool) -> tuple[str, ...] | None | str:
@@ -524,7 +525,7 @@ class Calls:
                     out[param.name.value] = typed
         return out
 
-    def _call_func(self: FlowAnalysis, fn: Func, node: cst.Call,
+    def _call_func(self: FlowAnalysis, fn: Func, node: cst.CSTNode,
                    args: list[tuple[str | None, str, Value]], self_value: Value,
                    st: State) -> Value:
         params = self._bind_params(fn, args, self_value)

@@ -325,7 +325,7 @@ class Statements:
         binds = self.frame.binds.get(node.value)
         if not binds and self.frame.func is not None:
             binds = self._module_frame.binds.get(node.value)
-        return bool(binds) and all(b in self._positive for b in binds)
+        return binds is not None and bool(binds) and all(b in self._positive for b in binds)
 
     def _exec_While(self: FlowAnalysis, stmt: cst.While, st: State) -> State:
         return self._loop(st, lambda state: self._exec_suite(stmt.body, state), stmt, stmt.test)
