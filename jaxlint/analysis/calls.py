@@ -254,6 +254,10 @@ class Calls:
                 self._sync(v, st, transfer=True)
             return None
         if names.is_jax_library(q):
+            if q.rsplit(".", 1)[-1][:1].isupper():
+                # a class of the library (``MCMC(kernel, ...)``, ``nnx.Linear(...)``): an
+                # object whose methods compute, not work in itself
+                return LibObject(q)
             if jax_args:
                 self.why[node] = ("api", q)
                 return self._dispatch(node, values, st)
