@@ -28,6 +28,7 @@ from jaxlint.analysis.values import (
     JaxVal,
     Ref,
     TimedBlock,
+    TimerFactory,
     TimerRead,
     Value,
     join_values,
@@ -372,6 +373,12 @@ class Statements:
         exits: list[tuple[Value, cst.BaseExpression]] = []
         for item in stmt.items:
             value = self._eval(item.item, st)
+            if value is None and isinstance(item.item, cst.Call):
+                # ``with utils.Timer("step"):``: a timer of another module of the project
+                callee = self._eval(item.item.func, st)
+                if isinstance(callee, Ref) and isinstance(self._from_index(callee.name),
+                                                          TimerFactory):
+                    value = TimedBlock()
             entered: Value = None
             if isinstance(value, Instance):
                 enter = value.klass.members.get("__enter__")
