@@ -113,6 +113,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._timing_harness = 0  # > 0 while interpreting what a harness times
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
+        # for loops with a counter: (counter, its first value's code, the loop, whether the
+        # round being interpreted is the first iteration)
+        self._counters: list[tuple[str, str, cst.For, bool]] = []
         self._memo: dict[tuple[object, ...], Summary] = {}
         self._active: set[tuple[object, ...]] = set()
         self._frames: list[Frame] = []
