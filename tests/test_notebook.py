@@ -192,27 +192,35 @@ def test_fix_refused_when_a_cell_without_a_fixed_finding_would_change(
     real = nbmod._restore
 
     def wrong(virtual, fixed):  # type: ignore[no-untyped-def]
-        sources, import_cell = real(virtual, fixed)
-        return {**sources, 2: "x2 = 2"}, import_cell
+        sources, import_cell, code = real(virtual, fixed)
+        return {**sources, 2: "x2 = 2"}, import_cell, code
 
     monkeypatch.setattr(nbmod, "_restore", wrong)
     with pytest.raises(nbmod.NotebookError, match="would change cell 2, which holds no fixed"):
         fix_notebook(data, "nb.ipynb", False, Settings())
 
     def broken(virtual, fixed):  # type: ignore[no-untyped-def]
-        sources, import_cell = real(virtual, fixed)
-        return {3: "%timeit jax.block_until_ready(f(x)"}, import_cell
+        sources, import_cell, code = real(virtual, fixed)
+        return {3: "%timeit jax.block_until_ready(f(x)"}, import_cell, code
 
     monkeypatch.setattr(nbmod, "_restore", broken)
     with pytest.raises(nbmod.NotebookError, match="cell 3 would not parse|magic times in cell 3"):
         fix_notebook(data, "nb.ipynb", False, Settings())
 
     def unmagicked(virtual, fixed):  # type: ignore[no-untyped-def]
-        sources, import_cell = real(virtual, fixed)
-        return {3: "timeit.timeit(f(x))"}, import_cell
+        sources, import_cell, code = real(virtual, fixed)
+        return {3: "timeit.timeit(f(x))"}, import_cell, code
 
     monkeypatch.setattr(nbmod, "_restore", unmagicked)
     with pytest.raises(nbmod.NotebookError, match="IPython syntax of cell 3"):
+        fix_notebook(data, "nb.ipynb", False, Settings())
+
+    def reordered(virtual, fixed):  # type: ignore[no-untyped-def]
+        sources, import_cell, code = real(virtual, fixed)
+        return sources, import_cell, code[::-1]
+
+    monkeypatch.setattr(nbmod, "_restore", reordered)
+    with pytest.raises(nbmod.NotebookError, match="would not run the fixed code in its order"):
         fix_notebook(data, "nb.ipynb", False, Settings())
 
 
