@@ -340,3 +340,15 @@ def test_new_lines_keep_the_fixed_order_across_cells(tmp_path: Path) -> None:
     assert _sources(path.read_bytes()) == [
         *cells[:3], "jax.block_until_ready(y)\nprint(time.perf_counter() - t0)\n"
                     "z = np.asarray(y)\nprint(z)"]
+
+
+def test_harness_string_with_a_comment_is_not_broken_by_the_fix(tmp_path: Path) -> None:
+    # The notebook's %timeit f(x)  # note is fixed around the expression (fixtures); a .py
+    # statement string with a comment gets no fix rather than a ")" inside the comment.
+    (tmp_path / "t.py").write_text("import timeit\nimport jax\nf = jax.jit(lambda m: m)\n"
+                                   "x = jax.numpy.ones(3)\n"
+                                   "timeit.timeit('f(x)  # note', globals=globals())\n")
+    before = (tmp_path / "t.py").read_text()
+    result = jaxlint("--no-cache", "--fix", "t.py", cwd=tmp_path)
+    assert result.returncode == 1 and "t.py:5:1: JAX102" in result.stdout, result.stderr
+    assert (tmp_path / "t.py").read_text() == before
