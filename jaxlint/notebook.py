@@ -188,6 +188,7 @@ class _Harness:
     end: tuple[int, int] | None
     timed: str = ""  # the statement timed, as the harness call gets it
     wrapped: str = ""  # the harness line as JAX102's fix rewrites it
+    persists: bool = False  # a %%time: its body also runs as the cell's code
 
 
 @dataclass
@@ -442,6 +443,7 @@ class _Builder:
             mark = len(self.v.lines)
             if name == "time":
                 self.timed_body(number, head, body, "", mark)
+                self.v.harnesses[-1].persists = True
             else:
                 self.emit("", number, head, "masked", inserts=False)
             if body:
@@ -694,7 +696,8 @@ def _splice(text: str, col: int, piece: str) -> str:
     return text[:col] + piece + text[col:]
 
 
-def _restore(virtual: Virtual, fixed: str) -> tuple[dict[int, str], int | None, list[str]]:
+def _restore(virtual: Virtual, fixed: str
+             ) -> tuple[dict[int, str], int | None, tuple[list[str], set[int]]]:
     """The new source of each cell the fix changed, the cell given ``import jax``, and the
     fixed module's lines that must read back the same from the fixed notebook."""
     lines = virtual.lines
@@ -786,9 +789,13 @@ def _restore(virtual: Virtual, fixed: str) -> tuple[dict[int, str], int | None, 
     for number in sorted(cells):
         out[number] = _rebuild(virtual.sources[number], number, changed, deleted, before,
                                after, [h for h in wraps if h.cell == number])
+    # A %%time cell whose timed body is wrapped runs that body wrapped: the fixed module
+    # cannot say so (its body lines are the cell's code); its cell is checked in _check.
+    skip = {h.cell for h in wraps if h.persists}
+    magic |= {j for v, j in zip(lines, where) if v.cell in skip}
     code = [text for j, text in enumerate(new)
             if text.strip() and j not in magic and text != "import jax"]
-    return out, import_cell, code
+    return out, import_cell, (code, skip)
 
 
 def _statement(text: str) -> bool:
@@ -900,7 +907,7 @@ def fix_notebook(data: bytes, path: str, unsafe_fixes: bool, settings: Settings)
         old = cell.get("source")
         # split as nbformat splits a source into a list
         cell["source"] = text.splitlines(keepends=True) if isinstance(old, list) else text
-    if _code_lines(build(nb, path)) != code:
+    if _code_lines(build(nb, path), code[1]) != code[0]:
         # read back as IPython would run it, the notebook is not the code the fixer made
         raise NotebookError("not fixed: the fixed cells would not run the fixed code in its "
                             "order; nothing was written")
@@ -920,12 +927,12 @@ def fix_notebook(data: bytes, path: str, unsafe_fixes: bool, settings: Settings)
                      result.held_back)
 
 
-def _code_lines(virtual: Virtual) -> list[str]:
+def _code_lines(virtual: Virtual, skip: set[int]) -> list[str]:
     """The lines that must read the same in the fixed module and in the fixed notebook read
     back: all but blank lines, the magics' own lines (checked in ``_check``) and ``import
     jax`` (put next to the first import from jax, not where the fixer put it)."""
     return [v.text for v in virtual.lines[1:] if v.text.strip() and v.kind != "harness"
-            and not v.removed and v.text != "import jax"]
+            and not v.removed and v.text != "import jax" and v.cell not in skip]
 
 
 def _check(virtual: Virtual, new_sources: dict[int, str], import_cell: int | None, path: str,

@@ -217,7 +217,7 @@ def test_fix_refused_when_a_cell_without_a_fixed_finding_would_change(
 
     def reordered(virtual, fixed):  # type: ignore[no-untyped-def]
         sources, import_cell, code = real(virtual, fixed)
-        return sources, import_cell, code[::-1]
+        return sources, import_cell, (code[0][::-1], code[1])
 
     monkeypatch.setattr(nbmod, "_restore", reordered)
     with pytest.raises(nbmod.NotebookError, match="would not run the fixed code in its order"):
@@ -352,3 +352,12 @@ def test_harness_string_with_a_comment_is_not_broken_by_the_fix(tmp_path: Path) 
     result = jaxlint("--no-cache", "--fix", "t.py", cwd=tmp_path)
     assert result.returncode == 1 and "t.py:5:1: JAX102" in result.stdout, result.stderr
     assert (tmp_path / "t.py").read_text() == before
+
+
+def test_time_cell_magic_is_fixed_in_its_body(tmp_path: Path) -> None:
+    # %%time runs its body in the notebook: the fix wraps the body's expression in place.
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(notebook(SETUP, code("%%time\n# one call\nf(x)  # timed\n")))
+    result = jaxlint("--no-cache", "--fix", "nb.ipynb", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert _sources(path.read_bytes())[1] == "%%time\n# one call\njax.block_until_ready(f(x))  # timed\n"
