@@ -360,4 +360,5 @@ def test_time_cell_magic_is_fixed_in_its_body(tmp_path: Path) -> None:
     path.write_bytes(notebook(SETUP, code("%%time\n# one call\nf(x)  # timed\n")))
     result = jaxlint("--no-cache", "--fix", "nb.ipynb", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert _sources(path.read_bytes())[1] == "%%time\n# one call\njax.block_until_ready(f(x))  # timed\n"
+    assert _sources(path.read_bytes())[1] == (
+        "%%time\n# one call\njax.block_until_ready(f(x))  # timed\n")
