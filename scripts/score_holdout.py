@@ -5,10 +5,11 @@ Runs ``python -m jaxlint --format json --exit-zero --no-cache`` on the folder fr
 (so the project index finds the mini-projects' modules as Python would), then matches
 findings to ``labels.json``: a mistake is *found* when a finding is at its line, a correct
 region is *flagged* when one is; JAX105 reports at the compiling call, so a JAX105 finding
-anywhere from the region's start to its stop counts for it too. JAX104 (synced, but through a host copy) does not count
-either way: the labels count a host read as a sync, as the JAX101 rule does. Findings at
-unlabelled lines are listed (a timer's internals, a decorator's wrapper: labels sit at the
-use site). Prints recall, false-alarm rate, per category, and every miss and false alarm.
+anywhere from the region's start to its stop counts for it too. JAX104 (synced, but through
+a host copy) does not count either way: the labels count a host read as a sync, as the
+JAX101 rule does. Findings at unlabelled lines are listed (a timer's internals, a
+decorator's wrapper: labels sit at the use site). Prints recall, false-alarm rate, per
+category, and every miss and false alarm.
 
 Usage: python scripts/score_holdout.py [FOLDER] [--json OUT]
 """
