@@ -158,8 +158,10 @@ class Timers:
             return None
         lifted = self.frame.lifted
         starts: set[Site] = set()
+        internal: set[Site] = set()
         for stop, start in pairs:
             if start in reads and start != stop:
+                internal.update((start, stop))
                 continue  # both reads inside this call: the callee's own region
             starts.update(lifted.get(start, ()))
             if start in st.reads:
@@ -176,9 +178,10 @@ class Timers:
         self._read_log.append(node)
         if returns_reading:
             return TimerRead(frozenset({node}))
-        if not starts:
-            # The reading stays inside the object (``self.start``): hold it under a name no
-            # code can spell until a stop is paired with it.
+        if not starts and reads - internal:
+            # A reading stays inside the object (``self.start``): hold it under a name no
+            # code can spell until a stop is paired with it. (A helper that times a whole
+            # region inside itself leaves no reading behind.)
             st.timers[_held(node)] = frozenset({node})
         return None
 
