@@ -44,6 +44,29 @@ def sequential_regions(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+TIMER_CLASS = [
+    "class Timer:",
+    "    def __enter__(self):",
+    "        self.t0 = time.perf_counter()",
+    "        return self",
+    "    def __exit__(self, *exc):",
+    "        print(time.perf_counter() - self.t0)",
+    "def bench(fn, x):",
+    "    t0 = time.perf_counter()",
+    "    out = fn(x)",
+    "    return time.perf_counter() - t0",
+]
+
+
+def timers_across_calls(n: int) -> str:
+    """N regions timed by a Timer class in `with` and N by a helper that times inside
+    itself: every exit is paired with its own entry, never with the earlier ones."""
+    lines = [*HEADER, *TIMER_CLASS]
+    for i in range(n):
+        lines += ["with Timer():", f"    y{i} = f(x)", "bench(f, x)"]
+    return "\n".join(lines) + "\n"
+
+
 def regions_with_branches(n: int) -> str:
     """N regions with a loop and a branch each, and a total timer around all of them: the
     joins, the fixed points and a start that stays live for the whole file."""
@@ -87,6 +110,7 @@ CASES: dict[str, tuple[Callable[[int], str], str, bool]] = {
     "sequential regions": (sequential_regions, ".py", False),
     "regions with loops, branches, a total timer": (regions_with_branches, ".py", False),
     "pending values, then one region": (pending_values, ".py", False),
+    "timers across calls (with Timer(), a timing helper)": (timers_across_calls, ".py", False),
     "notebook cells, then one region": (notebook_cells, ".ipynb", False),
     "notebook cells, --fix": (notebook_cells, ".ipynb", True),
 }

@@ -159,11 +159,15 @@ class Timers:
         lifted = self.frame.lifted
         starts: set[Site] = set()
         internal: set[Site] = set()
+        live: set[Site] | None = None
         for stop, start in pairs:
             if start in reads and start != stop:
                 internal.update((start, stop))
                 continue  # both reads inside this call: the callee's own region
-            starts.update(lifted.get(start, ()))
+            if live is None:
+                # the start reads still held here: a timer already stopped starts nothing
+                live = set().union(*st.timers.values()) if st.timers else set()
+            starts.update(c for c in lifted.get(start, ()) if c in live)
             if start in st.reads:
                 starts.add(start)  # a reading made here and passed in (``since(t0)``)
         if starts:
