@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Score jaxlint against the hand-labelled real-world corpus.
 
-Runs fetch.py (download, verify and extract the pinned sdists), then
-``python -m jaxlint --format json --exit-zero FILE`` on every labelled file (with the
-extracted sdist as the working directory, so finding paths match label paths), and matches
-findings to labels:
+Runs fetch.py (download, verify and extract the pinned sdists; export the pinned git
+commits), then ``python -m jaxlint --format json --exit-zero FILE`` on every labelled file
+(with the extracted source as the working directory, so finding paths match label paths),
+and matches findings to labels (for a notebook, a finding must also be in the label's
+``cell``):
 
 * a label is **hit** when jaxlint reports a finding of any JAX code at the label's ``line``
   (the stop timer read; for timeit / pytest-benchmark sites, the call line);
@@ -17,10 +18,13 @@ flagged, per project and overall, the misses, the false alarms, and the findings
 that carry no label. Exit status 0 whatever the figures; 1 if the sources cannot be fetched.
 
 Every run saves the raw findings to .cache/last_run.json; ``--rescore`` scores those against
-the current labels without running jaxlint again (for relabelling).
+the current labels without running jaxlint again (for relabelling). ``--project NAME``
+(repeatable) fetches, lints and scores only those projects' labels; its findings are merged
+into the saved run.
 
 Usage:
-    python corpus/evaluate.py [--sdist-dir DIR] [--jobs N] [--timeout S] [--rescore] [--no-write]
+    python corpus/evaluate.py [--sdist-dir DIR] [--mirror-dir DIR] [--project NAME]...
+                              [--jobs N] [--timeout S] [--rescore] [--no-write]
 """
 
 from __future__ import annotations
@@ -85,14 +89,23 @@ def pct(n: int, d: int) -> str:
 LAST_RUN = fetch.CACHE / "last_run.json"
 
 
+def file_key(lab: dict) -> tuple[str, str, str]:
+    """(project, version or commit, path) of a label."""
+    return (*fetch.key_of(lab), lab["path"])
+
+
+def where(project: str, ref: str, path: str) -> str:
+    return f"{project}-{fetch.short_ref(ref)}/{path}"
+
+
 def lint_all(labels, roots, jobs, timeout):
-    """{(project, version, path): (findings, error, seconds)} for every labelled file."""
-    files = sorted({(lab["project"], lab["version"], lab["path"]) for lab in labels})
+    """{(project, ref, path): (findings, error, seconds)} for every labelled file."""
+    files = sorted({file_key(lab) for lab in labels})
 
     def work(key):
-        project, version, path = key
-        res = run_jaxlint(roots[(project, version)], path, timeout)
-        print(f"evaluate: {project}-{version}/{path}: {len(res[0])} findings, {res[2]:.0f} s"
+        project, ref, path = key
+        res = run_jaxlint(roots[(project, ref)], path, timeout)
+        print(f"evaluate: {where(*key)}: {len(res[0])} findings, {res[2]:.0f} s"
               + (f" ({res[1]})" if res[1] else ""), file=sys.stderr, flush=True)
         return key, res
 
@@ -103,22 +116,33 @@ def lint_all(labels, roots, jobs, timeout):
 def save_run(results, version):
     LAST_RUN.parent.mkdir(parents=True, exist_ok=True)
     data = {"jaxlint": version,
-            "files": [{"project": k[0], "version": k[1], "path": k[2], "findings": f,
+            "files": [{"project": k[0], "ref": k[1], "path": k[2], "findings": f,
                        "error": e, "seconds": t} for k, (f, e, t) in results.items()]}
     LAST_RUN.write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
 def load_run():
     data = json.loads(LAST_RUN.read_text(encoding="utf-8"))
-    results = {(d["project"], d["version"], d["path"]): (d["findings"], d["error"], d["seconds"])
-               for d in data["files"]}
+    results = {(d["project"], d.get("ref") or d.get("version") or d["commit"], d["path"]):
+               (d["findings"], d["error"], d["seconds"]) for d in data["files"]}
     return results, data["jaxlint"]
+
+
+def selectors(lab: dict) -> set[str]:
+    """What ``--project`` accepts for a label: NAME, or NAME@VERSION / NAME@COMMIT12."""
+    name, ref = fetch.key_of(lab)
+    return {name, f"{name}@{ref}", f"{name}@{fetch.short_ref(ref)}"}
+
+
+def pos(entry: dict) -> tuple[int | None, int]:
+    """(cell, line) of a label or finding; cell is None outside notebooks."""
+    return entry.get("cell"), entry["line"]
 
 
 def evaluate(labels, results):
     by_file = defaultdict(list)
     for lab in labels:
-        by_file[(lab["project"], lab["version"], lab["path"])].append(lab)
+        by_file[file_key(lab)].append(lab)
 
     rows = []          # one per label, with hit flags and the findings matched
     unlabelled = []    # findings at lines that carry no label
@@ -131,21 +155,27 @@ def evaluate(labels, results):
         if err:
             errors.append((key, err))
             continue
-        label_lines = {lab["line"] for lab in labs}
-        for lab in labs:
-            at_line = [f for f in findings if f["line"] == lab["line"]]
+        label_pos = {pos(lab) for lab in labs}
+
+        def in_span(f, lab):
             lo, hi = sorted((lab.get("start_line", lab["line"]), lab["line"]))
-            in_region = [f for f in findings if lo <= f["line"] <= hi]
+            return f.get("cell") == lab.get("cell") and lo <= f["line"] <= hi
+
+        for lab in labs:
+            at_line = [f for f in findings if pos(f) == pos(lab)]
+            in_region = [f for f in findings if in_span(f, lab)]
             rows.append(dict(label=lab, at_line=at_line, in_region=in_region))
         for f in findings:
-            if f["line"] not in label_lines:
-                regions = [lab for lab in labs
-                           if min(lab.get("start_line", lab["line"]), lab["line"]) <= f["line"]
-                           <= max(lab.get("start_line", lab["line"]), lab["line"])]
-                unlabelled.append(dict(project=key[0], version=key[1], finding=f,
+            if pos(f) not in label_pos:
+                regions = [lab for lab in labs if in_span(f, lab)]
+                unlabelled.append(dict(project=key[0], ref=key[1], finding=f,
                                        inside=[r["line"] for r in regions]))
-    rows.sort(key=lambda r: (r["label"]["project"], r["label"]["path"], r["label"]["line"]))
-    unlabelled.sort(key=lambda u: (u["project"], u["finding"]["path"], u["finding"]["line"]))
+
+    def order(entry):
+        return (entry.get("cell") or 0, entry["line"])
+
+    rows.sort(key=lambda r: (r["label"]["project"], r["label"]["path"], order(r["label"])))
+    unlabelled.sort(key=lambda u: (u["project"], u["finding"]["path"], order(u["finding"])))
     return rows, unlabelled, errors
 
 
@@ -154,7 +184,7 @@ def summarise(rows):
                                      c=0, c_hit=0, c_region=0))
     for r in rows:
         lab = r["label"]
-        for key in (f"{lab['project']} {lab['version']}", "ALL"):
+        for key in (f"{lab['project']} {fetch.short_ref(fetch.ref_of(lab))}", "ALL"):
             s = stats[key]
             if lab["label"] == "mistake":
                 s["m"] += 1
@@ -168,8 +198,13 @@ def summarise(rows):
     return stats
 
 
+def fmt_line(entry):
+    """``LINE``, or ``cell N:LINE`` in a notebook."""
+    return f"cell {entry['cell']}:{entry['line']}" if entry.get("cell") else str(entry["line"])
+
+
 def fmt_finding(f):
-    return f"{f['code']}@{f['line']}"
+    return f"{f['code']}@{fmt_line(f)}"
 
 
 def report(all_labels, rows, unlabelled, errors, timings, stats, version, command, date,
@@ -182,8 +217,7 @@ def report(all_labels, rows, unlabelled, errors, timings, stats, version, comman
     w(f"- command: `{command}`")
     n_m = stats["ALL"]["m"]
     n_c = stats["ALL"]["c"]
-    n_unscored = sum(1 for lab in all_labels
-                     if (lab["project"], lab["version"], lab["path"]) in {e[0] for e in errors})
+    n_unscored = sum(1 for lab in all_labels if file_key(lab) in {e[0] for e in errors})
     w(f"- sites: {len(all_labels)} labelled timed regions "
       f"({sum(lab['label'] == 'mistake' for lab in all_labels)} mistakes, "
       f"{sum(lab['label'] == 'correct' for lab in all_labels)} correct) in "
@@ -204,7 +238,7 @@ def report(all_labels, rows, unlabelled, errors, timings, stats, version, comman
     w("")
 
     def site(lab):
-        return f"{lab['project']}-{lab['version']}/{lab['path']}:{lab['line']}"
+        return f"{where(*file_key(lab))}:{fmt_line(lab)}"
 
     misses = [r for r in rows if r["label"]["label"] == "mistake" and not r["at_line"]]
     w(f"## Misses ({len(misses)} mistakes with no finding at the stop line)\n")
@@ -226,7 +260,7 @@ def report(all_labels, rows, unlabelled, errors, timings, stats, version, comman
         w(f"## Correct sites with a finding inside the region only ({len(region_alarms)})\n")
         for r in region_alarms:
             lab = r["label"]
-            found = "; ".join(f"{f['code']}@{f['line']}: {f['message']}" for f in r["in_region"])
+            found = "; ".join(f"{fmt_finding(f)}: {f['message']}" for f in r["in_region"])
             w(f"- `{site(lab)}` — {found}")
         w("")
     wrong_code = [r for r in rows if r["label"]["label"] == "mistake" and r["at_line"]
@@ -243,21 +277,22 @@ def report(all_labels, rows, unlabelled, errors, timings, stats, version, comman
         f = u["finding"]
         inside = (f" (inside labelled region ending at line {', '.join(map(str, u['inside']))})"
                   if u["inside"] else "")
-        w(f"- `{u['project']}-{u['version']}/{f['path']}:{f['line']}` {f['code']}{inside}: {f['message']}")
+        w(f"- `{where(u['project'], u['ref'], f['path'])}:{fmt_line(f)}` {f['code']}{inside}: "
+          f"{f['message']}")
     w("")
     if errors:
         w(f"## Files jaxlint could not check ({len(errors)})\n")
         w("Their labels are left out of the figures above.\n")
-        for (project, version, path), err in errors:
-            w(f"- `{project}-{version}/{path}`: {err}")
+        for key, err in errors:
+            w(f"- `{where(*key)}`: {err}")
         w("")
     slow = sorted(timings.items(), key=lambda kv: -kv[1])[:5]
     w("## Slowest files\n")
     w(f"jaxlint wall time summed over {len(timings)} files: {sum(timings.values()):.0f} s "
       + (f"({jobs} at a time; {timeout:.0f} s allowed per file).\n" if jobs
          else "(timings of the saved run).\n"))
-    for (project, version, path), sec in slow:
-        w(f"- `{project}-{version}/{path}`: {sec:.0f} s")
+    for key, sec in slow:
+        w(f"- `{where(*key)}`: {sec:.0f} s")
     w("")
     return "\n".join(out)
 
@@ -266,6 +301,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sdist-dir", type=Path, default=None,
                         help="passed to fetch.py: take archives from this folder first")
+    parser.add_argument("--mirror-dir", type=Path, default=None,
+                        help="passed to fetch.py: folder of bare git mirrors OWNER+NAME/repo")
+    parser.add_argument("--project", action="append", default=None, metavar="NAME",
+                        help="only this project's labels, NAME or NAME@VERSION or "
+                             "NAME@COMMIT12 (repeatable); a fresh run's findings are merged "
+                             "into the saved run and RESULTS.md is not written")
     parser.add_argument("--jobs", type=int, default=max(1, os.cpu_count() or 1),
                         help="jaxlint processes to run at once")
     parser.add_argument("--timeout", type=float, default=300.0,
@@ -276,12 +317,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true", help="do not write RESULTS.md")
     args = parser.parse_args(argv)
 
+    labels = load_labels()
+    projects = None
+    if args.project:
+        wanted = set(args.project)
+        chosen = [lab for lab in labels if wanted & selectors(lab)]
+        unknown = wanted - set().union(*(selectors(lab) for lab in chosen))
+        if unknown:
+            print(f"evaluate: no labels for {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 1
+        labels = chosen
+        projects = {lab["project"] for lab in labels}
     try:
-        roots = fetch.fetch_all(args.sdist_dir)
+        roots = fetch.fetch_all(args.sdist_dir, args.mirror_dir, projects,
+                                {fetch.key_of(lab) for lab in labels} if projects else None)
     except fetch.FetchError as e:
         print(f"evaluate: cannot fetch the corpus sources: {e}", file=sys.stderr)
         return 1
-    labels = load_labels()
     if args.rescore:
         if not LAST_RUN.is_file():
             print("evaluate: no saved run to rescore; run without --rescore first",
@@ -292,7 +344,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         version = jaxlint_version()
         results = lint_all(labels, roots, args.jobs, args.timeout)
-        save_run(results, version)
+        saved = dict(results)
+        if projects is not None and LAST_RUN.is_file():
+            old, old_version = load_run()
+            if old_version == version:
+                saved = {**old, **results}
+        save_run(saved, version)
         jobs, timeout = args.jobs, args.timeout
     timings = {key: res[2] for key, res in results.items()}
     rows, unlabelled, errors = evaluate(labels, results)
@@ -302,7 +359,10 @@ def main(argv: list[str] | None = None) -> int:
     text = report(labels, rows, unlabelled, errors, timings, stats, version, command, date,
                   jobs, timeout)
     print(text)
-    if not args.no_write:
+    if projects is not None and not args.no_write:
+        print(f"\nnot writing {RESULTS.relative_to(HERE.parent)}: --project scores part of the "
+              "corpus only", file=sys.stderr)
+    elif not args.no_write:
         RESULTS.write_text(text + "\n", encoding="utf-8")
         print(f"\nwrote {RESULTS.relative_to(HERE.parent)}", file=sys.stderr)
     return 0

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from jaxlint import __version__, output
 from jaxlint.codes import CODES
-from jaxlint.config import Config, ConfigError, check_codes, load
-from jaxlint.config import discover as discover_config
+from jaxlint.config import Config, ConfigError, Resolver, load
 from jaxlint.errors import SourceError
 from jaxlint.files import (
     CACHE_DIRNAME,
     ChangedOnDisk,
+    Excluder,
     NotWritten,
     PathError,
     discover,
@@ -54,6 +54,10 @@ def _codes(text: str) -> list[str]:
     return ["JAX" if c == "ALL" else c for c in codes]
 
 
+def _patterns(text: str) -> list[str]:
+    return [p.strip() for p in text.split(",") if p.strip()]
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="jaxlint",
@@ -83,8 +87,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when findings remain")
     p.add_argument("--config", metavar="PATH",
-                   help="read [tool.jaxlint] from this pyproject.toml (default: the nearest "
-                   "one with a [tool.jaxlint] table, from the current folder upward)")
+                   help="read [tool.jaxlint] from this pyproject.toml for every file "
+                   "(default: for each file, the nearest one with a [tool.jaxlint] table in "
+                   "its folder or above, up to the project root)")
+    p.add_argument("--exclude", type=_patterns, action="extend", metavar="PATTERNS",
+                   help="comma-separated gitignore-style patterns to leave out, replacing "
+                   "'exclude' from the configuration and the default list")
+    p.add_argument("--extend-exclude", type=_patterns, action="extend", default=[],
+                   metavar="PATTERNS", help="patterns to leave out, besides the others")
+    p.add_argument("--no-respect-gitignore", action="store_true",
+                   help="check files that .gitignore files (and .git/info/exclude) ignore")
+    p.add_argument("--force-exclude", action="store_true",
+                   help="apply the excludes to paths named on the command line (and "
+                   "--stdin-filename) too, as pre-commit hooks need")
     p.add_argument("--stdin-filename", metavar="PATH",
                    help="read the source from stdin and report it as PATH (for editors); "
                    "with --fix, the fixed source is written to stdout and findings to stderr")
@@ -137,15 +152,10 @@ def _error(run: Run, path: str, message: str, line: int | None = None, col: int 
 
 def _settings(path: str, args: argparse.Namespace, config: Config,
               modules: dict[str, dict[str, object]]) -> Settings:
-    from jaxlint.project import ProjectIndex, import_roots, module_names
+    from jaxlint.settings import for_file
 
-    select = args.select if args.select is not None else config.select
-    ignore = (*config.ignores_for(path), *(args.ignore or ()))
-    names = module_names(path)
-    index = None
-    if not args.no_index:
-        index = ProjectIndex(import_roots(path), config.extras, modules)  # type: ignore[arg-type]
-    return Settings(select, ignore, config.extras, index, names[0] if names else None)
+    return for_file(path, config, None if args.no_index else modules, args.select,
+                    args.ignore or ())
 
 
 _MODULES: dict[str, dict[str, object]] = {}  # a worker process's project-index cache
@@ -391,23 +401,24 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return _rule(argv[1:])
     args = build_parser().parse_args(argv)
     run = Run()
+    files: list[tuple[str, Config]] = []
     try:
-        config = load(args.config) if args.config else discover_config(".")
-        check_codes([*(config.select or ()), *config.ignore,
-                     *(c for _, codes in config.per_file_ignores for c in codes)],
-                    list(CODES), config.source or "configuration")
+        resolver = Resolver(load(args.config) if args.config else None,
+                            warn=lambda line: print(line, file=sys.stderr), known=list(CODES))
+        resolver.for_folder(".")  # a broken configuration here is reported, files or not
+        excluder = Excluder(resolver.for_folder, args.exclude, args.extend_exclude,
+                            False if args.no_respect_gitignore else None)
+        if args.stdin_filename is not None or args.paths == ["-"]:
+            return _stdin(args, resolver, excluder, run)
+        for item in discover(args.paths or ["."], excluder, args.force_exclude):
+            if isinstance(item, PathError):
+                _error(run, item.path, item.message)
+            else:
+                files.append((item, resolver.for_file(item)))
     except ConfigError as exc:
         print(f"jaxlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    if args.stdin_filename is not None or args.paths == ["-"]:
-        return _stdin(args, config, run)
-    files: list[str] = []
-    for item in discover(args.paths or ["."]):
-        if isinstance(item, PathError):
-            _error(run, item.path, item.message)
-        else:
-            files.append(item)
-    _check_all(files, args, config, run)
+    _check_all(files, args, resolver, run)
     if run.interrupted:
         return _interrupted(run, args)
     failed = _report(run, args)
@@ -473,13 +484,14 @@ def _exit_with_parent(main: int) -> None:
     threading.Thread(target=watch, name="jaxlint-orphan-watch", daemon=True).start()
 
 
-def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: Run) -> None:
+def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolver: Resolver,
+               run: Run) -> None:
     """Read and prefilter every file here; analyse the rest (cached, or in parallel)."""
     use_cache = not (args.no_cache or args.fix or args.diff or args.format in ("full", "sarif"))
     cache = None  # made (and its module imported) once a file passes the prefilter
-    todo: list[tuple[int, str, bytes, str | None]] = []
+    todo: list[tuple[int, str, bytes, str | None, Config]] = []
     results: dict[int, Run] = {}
-    for i, path in enumerate(files):
+    for i, (path, config) in enumerate(files):
         try:
             data = read(path)
         except OSError as exc:
@@ -493,51 +505,53 @@ def _check_all(files: list[str], args: argparse.Namespace, config: Config, run: 
         if use_cache and cache is None:
             from jaxlint.cache import Cache, CacheRefused
 
-            settings = (args.select, args.ignore, config.select, config.ignore,
-                        config.per_file_ignores, config.extras, args.no_index)
-            folder = os.path.dirname(config.source) if config.source else "."
-            try:
-                cache = Cache(folder, settings)
-            except CacheRefused as exc:
+            folder = resolver.cache_folder()
+            if folder is None:
                 use_cache = False
-                print(f"jaxlint: warning: not using the cache: "
-                      f"{os.path.join(folder, CACHE_DIRNAME)} {exc}", file=sys.stderr)
+            else:
+                settings = (args.select, args.ignore, args.no_index)
+                try:
+                    cache = Cache(folder, settings)
+                except CacheRefused as exc:
+                    use_cache = False
+                    print(f"jaxlint: warning: not using the cache: "
+                          f"{os.path.join(folder, CACHE_DIRNAME)} {exc}", file=sys.stderr)
         if cache is not None:
             from jaxlint.project import import_roots
 
             roots = () if args.no_index else import_roots(path)
-            key = cache.key(path, data, config.ignores_for(path), roots)
+            key = cache.key(path, data, (config.fingerprint(), config.ignores_for(path)), roots)
             hit = cache.get(key, path)
             if hit is not None:
                 results[i] = Run(findings=hit)
                 continue
-        todo.append((i, path, data, key))
+        todo.append((i, path, data, key, config))
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     done: dict[int, Run] = {}  # position in todo -> its results
     try:
         if jobs > 1 and len(todo) > 1:
-            _check_in_pool(todo, args, config, min(jobs, len(todo)), done)
+            _check_in_pool(todo, args, min(jobs, len(todo)), done)
         else:
             modules: dict[str, dict[str, object]] = {}
-            for n, (_, path, data, _) in enumerate(todo):
+            for n, (_, path, data, _, config) in enumerate(todo):
                 one = Run()
                 _check_file(path, args, one, config, modules, data)
                 done[n] = one
     except KeyboardInterrupt:
         run.interrupted = True  # report what was done before it
     for n, one in done.items():
-        i, _, _, key = todo[n]
+        i, path, _, key, _ = todo[n]
         results[i] = one
         if cache is not None and key is not None and not one.errors:
-            cache.put(key, files[i], one.findings, one.deps, one.absent)
+            cache.put(key, path, one.findings, one.deps, one.absent)
     if cache is not None:
         cache.close()
     for i in sorted(results):
         run.merge(results[i])
 
 
-def _check_in_pool(todo: list[tuple[int, str, bytes, str | None]], args: argparse.Namespace,
-                   config: Config, workers: int, done: dict[int, Run]) -> None:
+def _check_in_pool(todo: list[tuple[int, str, bytes, str | None, Config]],
+                   args: argparse.Namespace, workers: int, done: dict[int, Run]) -> None:
     """Check ``todo`` in worker processes, filling ``done``. On Ctrl-C, files not started
     are dropped, files in hand are finished, and their results are kept before it goes on."""
     from concurrent.futures import ProcessPoolExecutor
@@ -558,12 +572,12 @@ def _check_in_pool(todo: list[tuple[int, str, bytes, str | None]], args: argpars
     futures: list[Future[Run]] = []
     try:
         futures = [pool.submit(_check_one, path, data, args, config)
-                   for _, path, data, _ in todo]
-        for n, ((_, path, _, _), future) in enumerate(zip(todo, futures)):
+                   for _, path, data, _, config in todo]
+        for n, ((_, path, _, _, _), future) in enumerate(zip(todo, futures)):
             collect(n, path, future)
     except KeyboardInterrupt:
         pool.shutdown(wait=True, cancel_futures=True)
-        for n, ((_, path, _, _), future) in enumerate(zip(todo, futures)):
+        for n, ((_, path, _, _, _), future) in enumerate(zip(todo, futures)):
             if n not in done and future.done() and not future.cancelled():
                 collect(n, path, future)
         raise
@@ -571,8 +585,9 @@ def _check_in_pool(todo: list[tuple[int, str, bytes, str | None]], args: argpars
         pool.shutdown(wait=True)
 
 
-def _stdin(args: argparse.Namespace, config: Config, run: Run) -> int:
-    """Editors: lint (or fix) the buffer on stdin as if it were the file it names."""
+def _stdin(args: argparse.Namespace, resolver: Resolver, excluder: Excluder, run: Run) -> int:
+    """Editors: lint (or fix) the buffer on stdin as if it were the file it names, with that
+    file's configuration."""
     path = args.stdin_filename or "-"
     try:
         if sys.stdin is None:
@@ -581,6 +596,14 @@ def _stdin(args: argparse.Namespace, config: Config, run: Run) -> int:
     except OSError as exc:
         _say(f"jaxlint: error: cannot read standard input: {exc.strerror or exc}")
         return EXIT_ERROR
+    if args.stdin_filename is None:
+        config = resolver.for_folder(".")
+    else:
+        config = resolver.for_file(path)
+        if args.force_exclude and excluder.excluded(path, False):
+            if args.fix:
+                sys.stdout.buffer.write(data)  # an editor replaces its buffer with this
+            return EXIT_CLEAN
     if args.fix:
         from jaxlint.engine import fix_source
 

@@ -1,4 +1,5 @@
-"""``[tool.jaxlint]`` in pyproject.toml: which rules run where, and the project's own names.
+"""``[tool.jaxlint]`` in pyproject.toml: which rules run where, the project's own names, and
+which paths are left out.
 
 ```toml
 [tool.jaxlint]
@@ -8,24 +9,33 @@ per-file-ignores = { "tests/*" = ["JAX105"] }
 timers = ["mylib.clock.now"]          # more clock functions, by qualified name
 jax-work = ["mylib.ops.launch"]       # more functions that dispatch JAX work
 syncs = ["mylib.utils.sync"]          # more functions that wait for their JAX arguments
+extend-exclude = ["generated/"]       # gitignore-style, relative to this file's folder
 ```
 
-The file used is the nearest ``pyproject.toml`` with a ``[tool.jaxlint]`` table, looking from
-the current folder upward, or the one given with ``--config``.
+Each file uses the nearest ``pyproject.toml`` with a ``[tool.jaxlint]`` table in its own
+folder or above it (``--config`` names one file for all). The search stops at the project
+root: the first folder that holds ``.git`` or ``.hg`` (its own pyproject.toml still counts),
+or the filesystem root. It never reads a configuration from, or goes above, a folder that
+other users can write to or that another user owns (``/tmp``, a shared parent): such a
+folder's ``pyproject.toml`` is ignored with one warning line.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from jaxlint.analysis.names import Extras
 
-KEYS = {"select", "ignore", "per-file-ignores", "timers", "jax-work", "syncs"}
+KEYS = {"select", "ignore", "per-file-ignores", "timers", "jax-work", "syncs", "exclude",
+        "extend-exclude", "respect-gitignore"}
+MAX_CONFIG_BYTES = 1 << 20  # far more than any real pyproject.toml; /dev/zero never ends
+PROJECT_MARKERS = (".git", ".hg")
 
 
 class ConfigError(Exception):
@@ -40,6 +50,9 @@ class Config:
     extras: Extras = field(default_factory=Extras)
     root: str = "."
     source: str | None = None
+    exclude: tuple[str, ...] | None = None  # None: the default list (files.DEFAULT_EXCLUDE)
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
 
     def ignores_for(self, path: str) -> tuple[str, ...]:
         """Global ignores plus those of every per-file pattern that matches ``path``."""
@@ -52,6 +65,12 @@ class Config:
                 out.extend(codes)
         return tuple(out)
 
+    def fingerprint(self) -> str:
+        """What decides findings, as text that is the same in every run (no set order)."""
+        return repr((self.select, self.ignore, self.per_file_ignores,
+                     sorted(self.extras.timers), sorted(self.extras.work),
+                     sorted(self.extras.syncs), self.root))
+
 
 def _strings(table: dict[str, object], key: str, where: str) -> tuple[str, ...]:
     value = table.get(key, [])
@@ -60,7 +79,36 @@ def _strings(table: dict[str, object], key: str, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _read(path: str) -> dict[str, Any]:
+def read_limited(path: str, limit: int = MAX_CONFIG_BYTES) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes.
+
+    Opened without blocking and checked with ``fstat`` before reading, so a FIFO, a device
+    (``/dev/zero``) or a huge file under a configuration's name is an error, never a hang.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError(f"{path}: not a regular file")
+        if st.st_size > limit:
+            raise ConfigError(f"{path}: larger than {limit // 1024} KiB")
+        chunks = []
+        size = 0
+        while True:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:  # grew while we read it
+                raise ConfigError(f"{path}: larger than {limit // 1024} KiB")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _parse(path: str, raw: bytes) -> dict[str, Any]:
     # tomllib is imported here: most runs find no configuration to parse, and start-up time
     # matters to a pre-commit hook.
     if sys.version_info >= (3, 11):
@@ -68,12 +116,30 @@ def _read(path: str) -> dict[str, Any]:
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: invalid TOML: not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
+
+
+def _read(path: str) -> dict[str, Any]:
+    try:
+        raw = read_limited(path)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return _parse(path, raw)
+
+
+def _table(data: dict[str, Any], path: str) -> object:
+    """``tool.jaxlint`` as written (None when absent), after checking that ``tool`` is a
+    table: ``tool = "jaxlint"`` is an error, not a crash."""
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: [tool] must be a table")
+    return tool.get("jaxlint")
 
 
 def load(path: str, data: dict[str, Any] | None = None) -> Config:
@@ -81,7 +147,7 @@ def load(path: str, data: dict[str, Any] | None = None) -> Config:
     ``data``: the file's TOML, if the caller has already parsed it."""
     if data is None:
         data = _read(path)
-    table = data.get("tool", {}).get("jaxlint")
+    table = _table(data, path)
     root = os.path.dirname(os.path.abspath(path))
     if table is None:
         return Config(root=root, source=path)
@@ -96,6 +162,10 @@ def load(path: str, data: dict[str, Any] | None = None) -> Config:
         raise ConfigError(f"{path}: [tool.jaxlint] per-file-ignores must be a table")
     per_file = tuple((pattern, _strings(pfi, pattern, path)) for pattern in pfi)
     select = _strings(table, "select", path) if "select" in table else None
+    exclude = _strings(table, "exclude", path) if "exclude" in table else None
+    respect = table.get("respect-gitignore", True)
+    if not isinstance(respect, bool):
+        raise ConfigError(f"{path}: [tool.jaxlint] respect-gitignore must be true or false")
     return Config(
         select=select,
         ignore=_strings(table, "ignore", path),
@@ -107,35 +177,167 @@ def load(path: str, data: dict[str, Any] | None = None) -> Config:
         ),
         root=root,
         source=path,
+        exclude=exclude,
+        extend_exclude=_strings(table, "extend-exclude", path),
+        respect_gitignore=respect,
     )
 
 
-def discover(start: str = ".") -> Config:
-    """The nearest pyproject.toml with a [tool.jaxlint] table, from ``start`` upward."""
-    folder = os.path.abspath(start)
-    while True:
-        candidate = os.path.join(folder, "pyproject.toml")
-        if _may_have_table(candidate):
-            data = _read(candidate)
-            if "jaxlint" in data.get("tool", {}):
-                return load(candidate, data)
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return Config(root=os.path.abspath(start))
-        folder = parent
+def untrusted(path: str) -> str | None:
+    """Why ``path`` (a folder, or a file in one) could hold something another user put
+    there, or None when only this user (or root) can have written it.
 
-
-def _may_have_table(path: str) -> bool:
-    """A pyproject.toml without the word jaxlint has no [tool.jaxlint] table (no need to
-    parse it, or to stop at it if it is not valid TOML: it is not ours)."""
+    Untrusted: writable by others; writable by a group other than the user's own primary
+    group; owned by another user (except root). When running as root, only the first two
+    count, so root can lint a user's checkout with its configuration.
+    """
+    if not hasattr(os, "geteuid"):
+        return None  # no POSIX ownership to check (Windows)
     try:
-        with open(path, "rb") as f:
-            return b"jaxlint" in f.read()
+        st = os.stat(path)
+    except OSError:
+        return None
+    uid = os.geteuid()
+    if st.st_mode & stat.S_IWOTH:
+        return "is writable by other users"
+    if st.st_mode & stat.S_IWGRP and st.st_gid != os.getegid():
+        return "is writable by its group"
+    if uid != 0 and st.st_uid not in (uid, 0):
+        return "is owned by another user"
+    return None
+
+
+def is_project_root(folder: str) -> bool:
+    return any(os.path.lexists(os.path.join(folder, m)) for m in PROJECT_MARKERS)
+
+
+def _mentions_jaxlint(path: str) -> bool:
+    """A pyproject.toml without the word jaxlint has no [tool.jaxlint] table (no need to
+    parse it, or to stop at it if it is not valid TOML: it is not ours). Anything that is
+    not a regular file is not ours either (it cannot be read without risking a hang)."""
+    try:
+        return b"jaxlint" in read_limited(path)
     except OSError:
         return False
+    except ConfigError:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        if stat.S_ISREG(st.st_mode):
+            raise  # a regular file too large to be a configuration: say so
+        return False
+
+
+class Resolver:
+    """Which configuration each file uses: ``explicit`` (``--config``) for all, or the
+    nearest one above the file, looked up once per folder.
+
+    ``warn`` receives one line per configuration or cache ignored for safety. Raises
+    ConfigError for a configuration that cannot be used (invalid TOML, an unknown key or,
+    with ``known``, an unknown rule code).
+    """
+
+    def __init__(self, explicit: Config | None = None,
+                 warn: Callable[[str], None] | None = None, cwd: str | None = None,
+                 known: Sequence[str] | None = None) -> None:
+        self.known = known  # rule codes: each configuration found is checked against them
+        if explicit is not None and known is not None:
+            check(explicit, known)
+        self.explicit = explicit
+        self.cwd = os.path.abspath(cwd or os.getcwd())
+        self.default = Config(root=self.cwd)
+        self._warn = warn or (lambda line: None)
+        self._warned: set[str] = set()
+        self._nearest: dict[str, Config | None] = {}
+
+    def warn(self, line: str) -> None:
+        if line not in self._warned:
+            self._warned.add(line)
+            self._warn(line)
+
+    def for_file(self, path: str) -> Config:
+        return self.for_folder(os.path.dirname(os.path.abspath(path)))
+
+    def for_folder(self, folder: str) -> Config:
+        if self.explicit is not None:
+            return self.explicit
+        return self._find(os.path.abspath(folder)) or self.default
+
+    def _find(self, folder: str) -> Config | None:
+        # Iterative (a path may be deep), filling the per-folder memo on the way back.
+        chain: list[str] = []
+        found: Config | None = None
+        while True:
+            if folder in self._nearest:
+                found = self._nearest[folder]
+                break
+            chain.append(folder)
+            why = untrusted(folder)
+            if why is not None:
+                self._ignore(folder, why)
+                break
+            candidate = os.path.join(folder, "pyproject.toml")
+            if _mentions_jaxlint(candidate):
+                why = untrusted(candidate)
+                if why is not None:
+                    self.warn(f"jaxlint: warning: ignoring {candidate}: the file {why}")
+                else:
+                    data = _read(candidate)
+                    if _table(data, candidate) is not None:
+                        found = load(candidate, data)
+                        if self.known is not None:
+                            check(found, self.known)
+                        break
+            parent = os.path.dirname(folder)
+            if parent == folder or is_project_root(folder):
+                break
+            folder = parent
+        for f in chain:
+            self._nearest[f] = found
+        return found
+
+    def _ignore(self, folder: str, why: str) -> None:
+        """Say so when a folder we stop at holds a configuration or cache we will not use."""
+        candidate = os.path.join(folder, "pyproject.toml")
+        try:
+            ours = _mentions_jaxlint(candidate)
+        except ConfigError:
+            ours = True
+        if ours:
+            self.warn(f"jaxlint: warning: ignoring {candidate}: its folder {why}")
+
+    def cache_folder(self) -> str | None:
+        """Where the cache lives: beside the configuration the current folder uses, or in
+        the current folder; None (no cache) when that folder is not safe to write to."""
+        config = self.for_folder(self.cwd)
+        folder = os.path.dirname(os.path.abspath(config.source)) if config.source else self.cwd
+        why = untrusted(folder)
+        if why is None:
+            return folder
+        from jaxlint.files import CACHE_DIRNAME
+
+        if os.path.lexists(os.path.join(folder, CACHE_DIRNAME)):
+            self.warn(f"jaxlint: warning: ignoring {os.path.join(folder, CACHE_DIRNAME)}: "
+                      f"its folder {why}")
+        return None
+
+
+def discover(start: str = ".") -> Config:
+    """The configuration for files in ``start`` (see Resolver)."""
+    return Resolver(cwd=start).for_folder(start)
 
 
 def check_codes(codes: Sequence[str], known: Sequence[str], where: str) -> None:
     for c in codes:
+        if not c.strip():
+            raise ConfigError(f"{where}: empty rule code (\"\" would match every rule)")
         if not any(k.startswith(c) for k in known):
             raise ConfigError(f"{where}: unknown rule code or prefix: {c}")
+
+
+def check(config: Config, known: Sequence[str]) -> None:
+    """Every code a configuration names exists (a mistyped code would silently do nothing)."""
+    check_codes([*(config.select or ()), *config.ignore,
+                 *(c for _, codes in config.per_file_ignores for c in codes)],
+                known, config.source or "configuration")

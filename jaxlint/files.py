@@ -6,43 +6,51 @@ import errno
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jaxlint.config import Config
 
 # Folders that never hold the user's own code: VCS data, environments, builds and caches.
-SKIP_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".bzr",
-        ".venv",
-        "venv",
-        ".env",
-        "env",
-        "__pypackages__",
-        "site-packages",
-        "node_modules",
-        "__pycache__",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".jaxlint_cache",
-        ".hypothesis",
-        ".tox",
-        ".nox",
-        ".eggs",
-        ".direnv",
-        ".ipynb_checkpoints",
-        "build",
-        "dist",
-        "_build",
-        "buck-out",
-    }
+# They are the default ``exclude`` (gitignore-style names, so they match at any depth);
+# ``exclude`` in the configuration or on the command line replaces them.
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".bzr",
+    ".venv",
+    "venv",
+    ".env",
+    "env",
+    "__pypackages__",
+    "site-packages",
+    "node_modules",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".jaxlint_cache",
+    ".hypothesis",
+    ".tox",
+    ".nox",
+    ".eggs",
+    ".direnv",
+    ".ipynb_checkpoints",
+    "build",
+    "dist",
+    "_build",
+    "buck-out",
+    "*.egg-info",
 )
-
-
+SKIP_DIRS = frozenset(n for n in DEFAULT_EXCLUDE if "*" not in n)
+# Never entered, whatever ``exclude`` says: version control data and virtual environments.
 CACHE_DIRNAME = ".jaxlint_cache"  # the cache folder (see cache.py), named here for --help
+# Never entered, whatever ``exclude`` says: version control data, jaxlint's cache, and
+# (found by their pyvenv.cfg) virtual environments.
+ALWAYS_SKIP = frozenset({".git", ".hg", ".svn", ".bzr", CACHE_DIRNAME})
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,12 @@ class PathError:
 def _skip_dir(parent: str, name: str) -> bool:
     if name in SKIP_DIRS or name.endswith(".egg-info"):
         return True
+    return _always_skip(parent, name)
+
+
+def _always_skip(parent: str, name: str) -> bool:
+    if name in ALWAYS_SKIP:
+        return True
     # Any folder holding a virtual environment, whatever its name.
     return os.path.exists(os.path.join(parent, name, "pyvenv.cfg"))
 
@@ -62,9 +76,116 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def _walk(root: str) -> Iterator[tuple[str, str] | PathError]:
+class Excluder:
+    """Which paths are left out: ``exclude`` and ``extend-exclude`` (from the configuration
+    that governs each folder, relative to its file; from the command line, relative to the
+    current folder) and, unless turned off, ``.gitignore`` files.
+
+    Patterns are gitignore patterns (matched by pathspec): a name without a slash (``build``,
+    ``*_pb2.py``) matches at any depth, one with a slash (``src/gen/``) from the pattern's
+    folder, a trailing slash matches folders only. A pattern with a slash never matches a
+    path outside its folder. ``.gitignore`` files are read as git reads them, inside a git
+    repository only: the repository's ``.git/info/exclude``, then each folder's ``.gitignore``
+    from the top down, the last match winning.
+    """
+
+    def __init__(self, config_for: Callable[[str], Config],
+                 exclude: Sequence[str] | None = None, extend_exclude: Sequence[str] = (),
+                 respect_gitignore: bool | None = None, cwd: str | None = None) -> None:
+        self.config_for = config_for
+        self.exclude = tuple(exclude) if exclude is not None else None
+        self.extend_exclude = tuple(extend_exclude)
+        self.respect_gitignore = respect_gitignore
+        self.cwd = os.path.abspath(cwd or os.getcwd())
+        self._specs: dict[tuple[str, ...], Any] = {}
+        self._levels: dict[str, list[tuple[str, Any]] | None] = {}  # see _repository_levels
+
+    def _spec(self, lines: Sequence[str]) -> Any:
+        key = tuple(lines)
+        if key not in self._specs:
+            import pathspec  # here: most runs of the pre-commit hook name files, not folders
+
+            self._specs[key] = pathspec.GitIgnoreSpec.from_lines(key)
+        return self._specs[key]
+
+    @staticmethod
+    def _relative(path: str, base: str, is_dir: bool) -> str | None:
+        rel = os.path.relpath(path, base)
+        if rel == "." or rel == os.pardir or rel.startswith(os.pardir + os.sep):
+            return None
+        return rel.replace(os.sep, "/") + ("/" if is_dir else "")
+
+    def _matches(self, patterns: Sequence[str], base: str, path: str, is_dir: bool) -> bool:
+        if not patterns:
+            return False
+        rel = self._relative(path, base, is_dir)
+        if rel is None:  # outside the patterns' folder: only names without a slash apply
+            rel = os.path.basename(path) + ("/" if is_dir else "")
+            patterns = [p for p in patterns if "/" not in p.rstrip("/")]
+        return bool(self._spec(patterns).match_file(rel))
+
+    def excluded(self, path: str, is_dir: bool) -> bool:
+        path = os.path.abspath(path)
+        config = self.config_for(os.path.dirname(path))
+        if self.exclude is not None:
+            if self._matches(self.exclude, self.cwd, path, is_dir):
+                return True
+        elif self._matches(config.exclude if config.exclude is not None else DEFAULT_EXCLUDE,
+                           config.root, path, is_dir):
+            return True
+        if (self._matches(config.extend_exclude, config.root, path, is_dir)
+                or self._matches(self.extend_exclude, self.cwd, path, is_dir)):
+            return True
+        respect = (self.respect_gitignore if self.respect_gitignore is not None
+                   else config.respect_gitignore)
+        return respect and self._gitignored(path, is_dir)
+
+    def _gitignored(self, path: str, is_dir: bool) -> bool:
+        result = None
+        for base, spec in self._gitignore_levels(os.path.dirname(path)):
+            rel = self._relative(path, base, is_dir)
+            if rel is not None:
+                include = spec.check_file(rel).include
+                if include is not None:
+                    result = include
+        return bool(result)
+
+    def _gitignore_levels(self, folder: str) -> list[tuple[str, Any]]:
+        """The (folder, spec) pairs that apply to entries of ``folder``, weakest first."""
+        found = self._repository_levels(folder)
+        return found or []
+
+    def _repository_levels(self, folder: str) -> list[tuple[str, Any]] | None:
+        """As _gitignore_levels; None when ``folder`` is in no git repository."""
+        if folder in self._levels:
+            return self._levels[folder]
+        levels: list[tuple[str, Any]] | None
+        if os.path.lexists(os.path.join(folder, ".git")):
+            levels = self._ignore_file(os.path.join(folder, ".git", "info", "exclude"), folder)
+        else:
+            parent = os.path.dirname(folder)
+            levels = None if parent == folder else self._repository_levels(parent)
+        if levels is not None:
+            levels = levels + self._ignore_file(os.path.join(folder, ".gitignore"), folder)
+        self._levels[folder] = levels
+        return levels
+
+    def _ignore_file(self, path: str, base: str) -> list[tuple[str, Any]]:
+        from jaxlint.config import ConfigError, read_limited
+
+        try:
+            text = read_limited(path).decode("utf-8", errors="replace")
+        except (OSError, ConfigError):
+            return []  # no such file (the usual case), or not one git would read either
+        lines = [line for line in text.splitlines() if line.strip()]
+        return [(base, self._spec(lines))] if lines else []
+
+
+def _walk(root: str, excluder: Excluder | None = None, whole: bool = False
+          ) -> Iterator[tuple[str, str] | PathError]:
     """The ``*.py`` and ``*.ipynb`` files under ``root`` with their real paths, sorted, then
-    the walk's errors.
+    the walk's errors. What ``excluder`` excludes is left out; without one, the default
+    folders; ``whole``: only version control data and virtual environments.
 
     Symlinked folders are not entered (no loops, nothing outside the tree). A symlinked file
     is checked only if it points at a file inside ``root``, and under its own name only when
@@ -76,12 +197,21 @@ def _walk(root: str) -> Iterator[tuple[str, str] | PathError]:
     found: list[tuple[str, str, bool]] = []  # (path, real path, is a symlink)
     walk_errors: list[OSError] = []
     for dirpath, dirnames, filenames in os.walk(root, onerror=walk_errors.append):
-        dirnames[:] = sorted(d for d in dirnames if not _skip_dir(dirpath, d))
+        if whole:
+            dirnames[:] = sorted(d for d in dirnames if not _always_skip(dirpath, d))
+        elif excluder is None:
+            dirnames[:] = sorted(d for d in dirnames if not _skip_dir(dirpath, d))
+        else:
+            dirnames[:] = sorted(
+                d for d in dirnames if not _always_skip(dirpath, d)
+                and not excluder.excluded(os.path.join(dirpath, d), True))
         real_dir = os.path.realpath(dirpath)
         for name in sorted(filenames):
             if not name.endswith((".py", ".ipynb")):
                 continue
             full = os.path.normpath(os.path.join(dirpath, name))
+            if excluder is not None and not whole and excluder.excluded(full, False):
+                continue
             try:
                 mode = os.lstat(full).st_mode
             except OSError:
@@ -100,21 +230,31 @@ def _walk(root: str) -> Iterator[tuple[str, str] | PathError]:
         yield PathError(err.filename or root, err.strerror or str(err))
 
 
-def discover(paths: list[str]) -> Iterator[str | PathError]:
+def discover(paths: list[str], excluder: Excluder | None = None,
+             force_exclude: bool = False) -> Iterator[str | PathError]:
     """The files to lint under ``paths``, in a stable order, and an error for each bad path.
 
     Named files are linted whatever their suffix, through symlinks too; folders are searched
     for ``*.py`` and ``*.ipynb`` (see _walk for symlinks met there). However many names
     reach a file, it is checked once, under the first of them: the name the user gave, or
     the path the walk found it by.
+
+    With ``excluder``, what it excludes is left out of folders; a path named here is checked
+    even if excluded (a named folder that is excluded is searched whole, skipping only
+    version control data and virtual environments), unless ``force_exclude``.
     """
     seen: set[str] = set()
     for root in paths:
         if os.path.isfile(root):
+            if force_exclude and excluder is not None and excluder.excluded(root, False):
+                continue
             items: Iterator[tuple[str, str] | PathError] = iter(
                 [(root, os.path.realpath(root))])
         elif os.path.isdir(root):
-            items = _walk(root)
+            whole = excluder is not None and excluder.excluded(root, True)
+            if whole and force_exclude:
+                continue
+            items = _walk(root, excluder, whole)
         else:
             try:
                 os.stat(root)

@@ -39,6 +39,7 @@ class _Applier(cst.CSTTransformer):
         self.wrap_exprs: set[cst.CSTNode] = set()
         self.replace: dict[cst.CSTNode, str] = {}
         self.moves: dict[cst.CSTNode, cst.CSTNode] = {}  # line -> statement to follow
+        self.appends: dict[cst.CSTNode, list[str]] = {}  # block -> syncs after its last line
         self.updated: dict[cst.CSTNode, cst.CSTNode] = {}
         for plan in plans:
             for edit in plan.edits:
@@ -54,6 +55,10 @@ class _Applier(cst.CSTTransformer):
                     self.moves[edit.line] = edit.after
 
     def _add_insert(self, edit: InsertSync) -> None:
+        if edit.at_end:
+            exprs = self.appends.setdefault(edit.before, [])
+            exprs.extend(e for e in edit.exprs if e not in exprs)
+            return
         groups = self.inserts.setdefault(edit.before, [])
         if edit.alone:
             if (True, list(edit.exprs)) not in groups:
@@ -128,6 +133,9 @@ class _Applier(cst.CSTTransformer):
 
     def leave_IndentedBlock(self, original_node: cst.IndentedBlock,
                             updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
+        if original_node in self.appends:
+            line = cst.SimpleStatementLine(body=[_sync_expr(self.appends[original_node])])
+            updated_node = updated_node.with_changes(body=[*updated_node.body, line])
         if not self.moves:
             return updated_node
         return updated_node.with_changes(body=self._reorder(updated_node.body))

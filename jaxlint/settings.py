@@ -37,8 +37,8 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
     # four times slower (measured on the corpus).
     imports = (
         re.compile(rb"import" + ws + rb"+(?:[\w.]+(?:" + ws + rb"+as" + ws + rb"+\w+)?"
-                   + ws + rb"*," + ws + rb"*)*(?:time|timeit)\b"),  # import os, time as t
-        re.compile(rb"from" + ws + rb"+(?:time|timeit)\b"),  # from time import ...
+                   + ws + rb"*," + ws + rb"*)*(?:time|timeit|datetime)\b"),  # import os, time as t
+        re.compile(rb"from" + ws + rb"+(?:time|timeit|datetime)\b"),  # from time import ...
     )
     time_function = (
         re.compile(rb"\." + ws + rb"*time\b"),  # time.time, _time.time
@@ -53,8 +53,8 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
 _IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
 # Names a timer read must spell out, whatever the import style (``time.time`` and
 # ``from time import time`` are matched by _TIME_FUNCTION).
-_CLOCK_NAMES = (b"perf_counter", b"monotonic", b"process_time", b"time_ns", b"default_timer",
-                b"timeit")
+_CLOCK_NAMES = (b"perf_counter", b"monotonic", b"process_time", b"thread_time", b"time_ns",
+                b"default_timer", b"timeit", b"now(", b"utcnow", b"today(")
 # A file doing JAX work names jax or a library built on it (or the project's own names).
 _JAX_NAMES = (b"jax", b"flax", b"optax", b"equinox", b"haiku", b"chex", b"diffrax")
 
@@ -82,3 +82,22 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     if b"time" not in data or not any(p.search(data) for p in _IMPORTS_CLOCK):
         return False
     return any(n in data for n in _CLOCK_NAMES) or any(p.search(data) for p in _TIME_FUNCTION)
+
+
+def for_file(path: str, config: Any, modules: dict[str, dict[str, Any]] | None,
+             select: Collection[str] | None = None, ignore: Collection[str] = (),
+             honour_noqa: bool = True) -> Settings:
+    """What every front end analyses ``path`` with: ``config`` (its ``[tool.jaxlint]``, a
+    ``jaxlint.config.Config``) with ``select`` replacing and ``ignore`` adding to its own,
+    and the project index unless ``modules`` (the index's cache of analysed modules) is None.
+
+    Imports the project index (and so libcst) only when called: call it once a file has
+    passed ``might_matter``.
+    """
+    from jaxlint.project import ProjectIndex, import_roots, module_names
+
+    names = module_names(path)
+    index = None if modules is None else ProjectIndex(import_roots(path), config.extras, modules)
+    return Settings(select if select is not None else config.select,
+                    (*config.ignores_for(path), *ignore), config.extras, index,
+                    names[0] if names else None, honour_noqa=honour_noqa)

@@ -369,11 +369,16 @@ def _write_safety(reports: list[TreeReport], projects: list[dict], started: floa
 
 
 def labelled_sources() -> list[tuple[dict, list[str]]]:
-    """The labelled corpus's pinned sdists, each with its labelled files (sdist paths)."""
-    pins = json.loads((LABELLED / "sources.json").read_text(encoding="utf-8"))
+    """The labelled corpus's pinned sdists, each with its labelled files (sdist paths).
+
+    Git sources (entries with a ``commit``, see corpus/fetch.py) are not covered here yet:
+    their labels and pins are skipped."""
+    pins = [x for x in json.loads((LABELLED / "sources.json").read_text(encoding="utf-8"))
+            if "version" in x]
     files: dict[tuple[str, str], set[str]] = {}
     for label in json.loads((LABELLED / "labels.json").read_text(encoding="utf-8")):
-        files.setdefault((label["project"], label["version"]), set()).add(label["path"])
+        if "version" in label:
+            files.setdefault((label["project"], label["version"]), set()).add(label["path"])
     return [(x, sorted(files[(x["name"], x["version"])])) for x in pins
             if (x["name"], x["version"]) in files]
 

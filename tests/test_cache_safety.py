@@ -62,8 +62,8 @@ def test_a_cache_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
     for _ in range(2):
         status, out, err = _lint(project, ".")
         assert status == 1 and out.startswith(FINDING), err
-        assert _warnings(err) == [
-            "jaxlint: warning: not using the cache: ./.jaxlint_cache is a symbolic link"]
+        assert _warnings(err) == ["jaxlint: warning: not using the cache: "
+                                  f"{project / '.jaxlint_cache'} is a symbolic link"]
     assert _snapshot(elsewhere) == {"keep.txt": b"mine\n"}
 
 
@@ -117,8 +117,8 @@ def test_a_cache_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / ".jaxlint_cache").write_text("not a folder\n")
     status, out, err = _lint(tmp_path, ".")
     assert status == 1 and out.startswith(FINDING)
-    assert _warnings(err) == [
-        "jaxlint: warning: not using the cache: ./.jaxlint_cache is not a folder"]
+    assert _warnings(err) == ["jaxlint: warning: not using the cache: "
+                              f"{tmp_path / '.jaxlint_cache'} is not a folder"]
     assert (tmp_path / ".jaxlint_cache").read_text() == "not a folder\n"
 
 
@@ -131,8 +131,8 @@ def test_a_cache_folder_owned_by_another_user_is_refused(tmp_path: Path) -> None
     os.chown(folder, 65534, 65534)
     status, out, err = _lint(tmp_path, ".")
     assert status == 1 and out.startswith(FINDING)
-    assert _warnings(err) == [
-        "jaxlint: warning: not using the cache: ./.jaxlint_cache is owned by another user"]
+    assert _warnings(err) == ["jaxlint: warning: not using the cache: "
+                              f"{tmp_path / '.jaxlint_cache'} is owned by another user"]
     assert list(folder.iterdir()) == []
 
 

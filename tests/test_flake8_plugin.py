@@ -1,9 +1,24 @@
-"""Real flake8 reports what the CLI reports, at the same line and column, on every fixture."""
+"""Real flake8 reports what the CLI reports, at the same line and column: on every fixture,
+and on a configured project."""
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 from fixture_support import FIXTURES
 from helpers import flake8, jaxlint
+
+MISTAKE = """\
+import time
+
+import jax.numpy as jnp
+
+x = jnp.ones((256, 256))
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+print(time.perf_counter() - t0)
+"""
 
 
 def test_flake8_matches_cli_on_every_fixture() -> None:
@@ -42,3 +57,98 @@ def test_a_file_too_deep_to_analyse_yields_nothing_and_raises_nothing() -> None:
     shallow = src.replace("+".join(["jnp.ones(3)"] * 600), "jnp.ones(3) * 2")
     found = list(Plugin(ast.parse(shallow), shallow.splitlines(keepends=True), "b.py").run())
     assert [(line, col, text[:6]) for line, col, text, _ in found] == [(5, 6, "JAX101")]
+
+
+def test_flake8_and_cli_agree_on_a_configured_project(tmp_path: Path) -> None:
+    """The plugin reads [tool.jaxlint] (the nearest one for each file), uses the project index
+    and leaves out what jaxlint leaves out, so flake8 and the CLI report the same findings;
+    flake8's own options still apply on top."""
+    tmp_path.chmod(0o755)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    files = {
+        "pyproject.toml": """\
+[tool.jaxlint]
+timers = ["myclock.now"]
+jax-work = ["kernels.launch"]
+ignore = ["JAX104"]
+per-file-ignores = { "legacy/*" = ["JAX101"] }
+extend-exclude = ["generated/"]
+""",
+        ".gitignore": "out/\n",
+        "pkg/__init__.py": "",
+        "pkg/ops.py": """\
+import jax
+import jax.numpy as jnp
+
+
+def step(x):
+    return jnp.dot(x, x)
+
+
+def sync(tree):
+    return jax.block_until_ready(tree)
+""",
+        "pkg/bench.py": """\
+import time
+
+import jax.numpy as jnp
+from kernels import launch
+from myclock import now
+
+from pkg.ops import step, sync
+
+x = jnp.ones((64, 64))
+t0 = time.perf_counter()
+y = step(x)
+print(time.perf_counter() - t0)
+
+t0 = time.perf_counter()
+y = step(x)
+sync(y)
+print(time.perf_counter() - t0)
+
+start = now()
+out = launch(3)
+elapsed = now() - start
+
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+print(float(y.sum()), time.perf_counter() - t0)
+""",
+        "legacy/old.py": MISTAKE,
+        "generated/gen.py": MISTAKE,
+        "out/built.py": MISTAKE,
+        "sub/pyproject.toml": '[tool.jaxlint]\nselect = ["JAX105"]\n',
+        "sub/quiet.py": MISTAKE,
+        "loud.py": MISTAKE,
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+
+    cli = jaxlint(".", cwd=tmp_path)
+    plugin = flake8("--select", "JAX", ".", cwd=tmp_path)
+    assert cli.returncode == plugin.returncode == 1, (cli.stderr, plugin.stderr)
+    cli_lines = sorted(cli.stdout.splitlines())
+    assert sorted(line.removeprefix("./") for line in plugin.stdout.splitlines()) == cli_lines
+    # the project index finds the helper's JAX work in pkg/ops.py; the configured clock
+    # and work functions make the second region; the rest is ignored or left out
+    assert [line.split(": ")[0] for line in cli_lines] == [
+        "loud.py:8:7", "pkg/bench.py:12:7", "pkg/bench.py:21:11"]
+    # flake8's own options still apply on top of the configuration
+    narrowed = flake8("--select", "JAX", "--per-file-ignores", "loud.py:JAX101", ".",
+                      cwd=tmp_path)
+    assert [line.split(": ")[0] for line in narrowed.stdout.splitlines()] == [
+        "./pkg/bench.py:12:7", "./pkg/bench.py:21:11"]
+    assert flake8("--select", "JAX", "--extend-ignore", "JAX1", ".", cwd=tmp_path).stdout == ""
+
+
+def test_flake8_reports_a_bad_configuration_in_one_line(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)
+    (tmp_path / "pyproject.toml").write_text('[tool.jaxlint]\nignore = [""]\n')
+    (tmp_path / "a.py").write_text(MISTAKE)
+    result = flake8("--select", "JAX", "a.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stdout + result.stderr
+    assert result.stdout.splitlines()[0].startswith('a.py: "jaxlint[JAX]" failed during ')
+    assert "empty rule code" in result.stdout

@@ -23,7 +23,10 @@ from jaxlint.analysis.syntax import (
     base_name,
     dotted,
     is_const_string,
+    literal_text,
     params_of,
+    positive_literal,
+    static_spec,
 )
 from jaxlint.analysis.timers import COMPILE, Event
 from jaxlint.analysis.values import (
@@ -39,10 +42,13 @@ from jaxlint.analysis.values import (
     Lowered,
     Ref,
     Site,
+    TimedBlock,
     TimerRead,
     Transform,
+    CALLABLES,
     Value,
     join_values,
+    union_elements,
     union_jax,
 )
 
@@ -61,6 +67,20 @@ class Summary:
     waits_by_transfer: bool = False  # waits, but only through a host transfer
     result: Value = None
     jit_calls: frozenset[Site] = frozenset()  # jitted functions (by origin) it calls
+    reads: frozenset[Site] = frozenset()  # timer reads it makes (its own and its callees')
+    pairs: frozenset[tuple[Site, Site]] = frozenset()  # (stop, start) pairs it makes
+    generator: bool = False  # a generator function: calling it runs nothing yet
+    waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
+    args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
+
+    @property
+    def waits_for_args(self) -> bool:
+        """Whether calling it waits for (at least) the JAX values passed to it."""
+        return self.waits or self.waits_args
+
+    @property
+    def transfers_args(self) -> bool:
+        return self.waits_by_transfer or self.args_by_transfer
 
 
 NOTHING = Summary()
@@ -78,6 +98,8 @@ class Frame:
     events: list[Event] = field(default_factory=list)
     jit_calls: set[Site] = field(default_factory=set)
     binds: dict[str, set[cst.CSTNode]] = field(default_factory=dict)  # name -> its targets
+    # a timer read made inside a call -> the calls in this frame that made it (``_lift``)
+    lifted: dict[Site, set[Site]] = field(default_factory=dict)
 
     @property
     def closure(self) -> tuple[dict[str, Value], ...]:
@@ -128,14 +150,17 @@ class Calls:
                 self._sync(result, st)
             return result
         if isinstance(callee, Transform):
-            return self._make_callable(node, callee.jit)
+            return self._make_callable(node, callee.jit,
+                                       (callee.static_nums, callee.static_names),
+                                       values[0] if values else None)
         if isinstance(callee, Func):
             return self._call_func(callee, node, args, None, st)
         if isinstance(callee, Klass):
             init = callee.members.get("__init__")
             if isinstance(init, Func):
                 self._call_func(init, node, args, Instance(callee), st)
-            return Instance(callee)
+                return Instance(callee)
+            return self._construct_record(callee, args)
         if isinstance(callee, Instance):
             call = callee.klass.members.get("__call__")
             if isinstance(call, JaxCallable):
@@ -172,17 +197,29 @@ class Calls:
             self._sync(union_jax(jax_args), st, site=node)
             return union_jax(values)
         if kind is CallKind.TRANSFER:
+            if len(values) == 1 and isinstance(values[0], TimerRead):
+                return values[0]  # ``int(time.time())``, ``float(t0)``: the same reading
             for v in jax_args:
                 self._sync(v, st, transfer=True)
             return None
         if kind is CallKind.TREE_MAP:
             return self._tree_map(node, values, st)
+        if q in names.TREE_LEAVES:
+            return union_elements(jax_args)
+        if q in names.BARRIERS:
+            self._sync_all(st, site=node)
+            return None
+        if q in names.RUNNERS:
+            return self._run_elsewhere(values[names.RUNNERS[q]:], node, st)
         if kind is CallKind.TRANSFORM:
-            return self._make_callable(node, q in names.JIT_TRANSFORMS)
+            return self._make_callable(node, q in names.JIT_TRANSFORMS, static_spec(node.args),
+                                       values[0] if values else None)
         if kind is CallKind.PARTIAL:
             first = values[0] if values else None
             if isinstance(first, Ref) and self._classify(first.name) is CallKind.TRANSFORM:
-                return Transform(jit=first.name in names.JIT_TRANSFORMS)
+                nums, argnames = static_spec(node.args)
+                return Transform(jit=first.name in names.JIT_TRANSFORMS, static_nums=nums,
+                                 static_names=argnames)
             return first
         if kind is CallKind.WORK:
             return self._dispatch(node, values, st)
@@ -192,11 +229,18 @@ class Calls:
             return None
         if kind is CallKind.NO_WORK:
             return None
+        if q in names.BARRIERS:
+            self._sync_all(st, site=node)
+            return None
         if q == "builtins.sum" and jax_args:
             return self._dispatch(node, values, st)
         if q in ("builtins.list", "builtins.tuple", "builtins.dict", "builtins.sorted",
                  "builtins.reversed"):
-            return union_jax(values)
+            return union_jax(values) or union_elements(values)
+        if q in ("builtins.enumerate", "builtins.zip", "builtins.iter", "builtins.next") and (
+            not jax_args
+        ):
+            return union_elements(values)
         if q in ("builtins.max", "builtins.min") and jax_args:
             for v in jax_args:
                 self._sync(v, st, transfer=True)
@@ -212,6 +256,12 @@ class Calls:
         if isinstance(base, Ref):
             return self._call_ref(f"{base.name}.{attr}", node, st)
         args = self._args(node, st)
+        if isinstance(base, TimerRead) and attr in names.READING_METHODS:
+            return base
+        if isinstance(base, CALLABLES) and attr in names.CONTAINER_READERS and not (
+            isinstance(base, Instance) and attr in base.klass.members
+        ):
+            return base  # ``steps.items()``, ``fns.get(name)``: the functions it holds
         values = [v for _, _, v in args]
         if isinstance(base, JaxVal):
             if attr == "block_until_ready":
@@ -229,6 +279,11 @@ class Calls:
         if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
             self._put(base_key, values, st)
             return None
+        if attr in names.RUNNER_METHODS and not isinstance(base, (Instance, Klass)):
+            # ``loop.run_in_executor(None, jax.block_until_ready, y)``, ``pool.submit(f, x)``
+            found = self._run_elsewhere(values[names.RUNNER_METHODS[attr]:], node, st)
+            if found is not None:
+                return found
         if isinstance(base, HarnessTimer) and attr in names.HARNESS_METHODS:
             self._harness(node, base.call, self._args(base.call, st), st)
             return None
@@ -251,7 +306,7 @@ class Calls:
             if isinstance(member, Func):
                 return self._call_func(member, node, args, base, st)
             if isinstance(member, JaxCallable):
-                self._note_call(member, node, st)
+                self._note_call(member, node, st, bound=True)
                 return self._dispatch(node, values, st)
             return None
         if isinstance(base, Klass):
@@ -276,7 +331,29 @@ class Calls:
                     self._sync(v, st, transfer=True)
         return None
 
-    def _note_call(self: FlowAnalysis, callee: JaxCallable, node: Site, st: State) -> None:
+    def _construct_record(self: FlowAnalysis, klass: Klass,
+                          args: list[tuple[str | None, str, Value]]) -> Value:
+        """A class without its own ``__init__``: a dataclass, a NamedTuple, a flax or equinox
+        module, whose fields are its annotated names in order. Functions passed in become
+        what its instances' fields hold (``cfg.step(x)``); with JAX values it is a pytree of
+        them, so waiting for it waits for them."""
+        fields = [small.target.value for line in klass.node.body.body
+                  if isinstance(line, cst.SimpleStatementLine) for small in line.body
+                  if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+        i = 0
+        for kw, star, value in args:
+            name = kw if kw is not None else (fields[i] if not star and i < len(fields) else None)
+            if kw is None and not star:
+                i += 1
+            if name is not None and isinstance(value, CALLABLES):
+                old = klass.members.get(name)
+                klass.members[name] = (join_values(old, value) if isinstance(old, CALLABLES)
+                                       else value)
+        pytree = union_jax(v for _, _, v in args)
+        return pytree if pytree is not None else Instance(klass)
+
+    def _note_call(self: FlowAnalysis, callee: JaxCallable, node: Site, st: State,
+                   bound: bool = False) -> None:
         """A call of a jitted function compiles when it is the first on every path so far.
 
         Only functions made in the frame being analysed are judged: a function from
@@ -285,12 +362,45 @@ class Calls:
         if not callee.jitted or callee.origin is None:
             return
         self.frame.jit_calls.add(callee.origin)
-        self._first_call(callee.origin, node, st)
+        self._first_call(callee.origin, node, st, self._static_variant(callee, node, bound))
 
-    def _first_call(self: FlowAnalysis, origin: Site, node: Site, st: State) -> None:
-        if origin in self.frame.created and origin not in st.called:
+    def _first_call(self: FlowAnalysis, origin: Site, node: Site, st: State,
+                    variant: tuple[str, ...] | str | None = None) -> None:
+        """``variant``: the call's static argument values (None: it has none; "?": not all
+        literal). A jitted function compiles again for each new static value: that is
+        judged whenever this frame called it with another value before (its warm-up)."""
+        compiles = origin in self.frame.created and origin not in st.called
+        if isinstance(variant, tuple) and (origin, variant) not in st.called and (
+                origin, "?") not in st.called:
+            compiles = compiles or any(isinstance(c, tuple) and c[0] is origin
+                                       for c in st.called)
+        if compiles:
             self.frame.events.append((self._tick(), node, COMPILE))
-        st.called = st.called | {origin}
+        added: set[object] = {origin}
+        if variant is not None:
+            added.add((origin, variant))
+        st.called = st.called | added
+
+    def _static_variant(self: FlowAnalysis, callee: JaxCallable, node: Site,
+                        bound: bool) -> tuple[str, ...] | None | str:
+        """The literal values of a call's static arguments; "?" when one is not literal."""
+        if not callee.static or not isinstance(node, cst.Call):
+            return None
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        if any(a.star for a in node.args):
+            return "?"
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        out = []
+        for pos, name in callee.static:
+            arg = keywords.get(name) if name is not None else None
+            if arg is None and pos is not None:
+                i = pos - 1 if bound else pos
+                arg = positional[i] if 0 <= i < len(positional) else None
+            text = literal_text(arg) if arg is not None else "default"
+            if text is None:
+                return "?"
+            out.append(text)
+        return tuple(out)
 
     def _put(self: FlowAnalysis, key: str | None, values: Sequence[Value], st: State) -> None:
         item = union_jax(values)
@@ -299,6 +409,27 @@ class Calls:
         old = st.env.get(key)
         new = replace(item, container=True)
         self._set(st, key, join_values(old, new) if isinstance(old, JaxVal) else new)
+
+    def _run_elsewhere(self: FlowAnalysis, values: list[Value], node: cst.Call,
+                       st: State) -> Value:
+        """``asyncio.to_thread(fn, *args)`` and executor forms run ``fn(*args)``: awaiting
+        (or ``.result()``) gives what it gives, so its effect on the arguments is the
+        call's: a sync, a transfer, or work."""
+        if not values:
+            return None
+        fn, rest = values[0], values[1:]
+        effect = self._effect_on_args(fn, len(rest))
+        tree = union_jax(rest)
+        if effect == "sync":
+            self._sync(tree, st, site=node)
+            return tree
+        if effect == "transfer":
+            for v in rest:
+                self._sync(v, st, transfer=True)
+            return None
+        if effect == "work":
+            return self._dispatch(node, rest, st)
+        return None
 
     def _tree_map(self: FlowAnalysis, node: cst.Call, values: list[Value], st: State) -> Value:
         fn = values[0] if values else None
@@ -333,9 +464,9 @@ class Calls:
             summary = self._call_function(
                 fn, {p: INPUT for p in params[: max(arity, 1)]}
             )
-            if summary.waits:
+            if summary.waits_for_args:
                 return "sync"
-            if summary.waits_by_transfer:
+            if summary.transfers_args:
                 return "transfer"
             return "work" if summary.work else None
         return None
@@ -362,12 +493,23 @@ class Calls:
                    st: State) -> Value:
         params = self._bind_params(fn, args, self_value)
         summary = self._call_function(fn, params)
+        if summary.generator:
+            return summary.result
         values = [v for _, _, v in args]
         for origin in summary.jit_calls:
             self.frame.jit_calls.add(origin)
             self._first_call(origin, node, st)
         if summary.waits or summary.waits_by_transfer:
             self._sync_all(st, transfer=not summary.waits)
+        elif summary.waits_args or summary.args_by_transfer:
+            # ``wait_all(tree)``: waits for what it was given (and, in dispatch order,
+            # everything before it), not for work dispatched after that.
+            self._sync(union_jax(values), st, transfer=not summary.waits_args, site=node)
+        reading = self._lift(node, summary.reads, summary.pairs,
+                             isinstance(summary.result, TimerRead), st)
+        if reading is not None:
+            return reading
+        if summary.waits or summary.waits_by_transfer:
             if summary.work:
                 result = self._dispatch(node, values, st)
                 self._sync(result, st, transfer=not summary.waits)
@@ -429,12 +571,22 @@ class Calls:
             return None
         return value
 
+    @staticmethod
+    def closure_key(fn: Func) -> object:
+        """What of a nested function's closure decides what its calls do: the functions and
+        objects it closes over (a decorator's ``wrapper`` calls the ``fn`` it wraps)."""
+        if not fn.closure:
+            return None
+        return tuple(sorted((k, v) for k, v in fn.closure[0].items()
+                            if isinstance(v, (Func, JaxCallable, Instance, Klass))))
+
     def _call_function(self: FlowAnalysis, fn: Func, params: dict[str, Value]) -> Summary:
-        if isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node):
-            return NOTHING
-        # The memo key: the function and what each parameter holds (JAX values as one kind).
-        key = (fn.node, tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
-                                     key=lambda kv: kv[0])))
+        generator = isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node)
+        # The memo key: the function, what it closes over, and what each parameter holds
+        # (JAX values as one kind).
+        key = (fn.node, self.closure_key(fn),
+               tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
+                            key=lambda kv: kv[0])))
         if key in self._memo:
             return self._memo[key]
         if key in self._active or len(self._frames) > MAX_CALL_DEPTH:
@@ -442,17 +594,22 @@ class Calls:
         self._active.add(key)
         entry = fn.node
         frame = Frame(func=fn, entry=entry)
-        # What the caller left running, as one pseudo-site: the function waits for it when
-        # it syncs its arguments (or everything).
+        # What the caller left running, as two pseudo-sites: its JAX arguments, and (later
+        # on the clock) everything else. Waiting for an argument waits for the first only;
+        # waiting for work the function made, or for everything, waits for both.
+        given = self._event(fn.node.params)
         entered = self._event(entry)
-        st = State(pending={entry: entered})
+        st = State(pending={fn.node.params: given, entry: entered})
         for name, value in params.items():
-            self._set(st, name, JaxVal(entered) if isinstance(value, JaxVal) else value)
+            self._set(st, name, JaxVal(given) if isinstance(value, JaxVal) else value)
         for param in params_of(fn.node):
             frame.binds.setdefault(param.name.value, set()).add(param.name)
+            if positive_literal(param.default):
+                self._positive.add(param.name)
             if param.name.value not in st.env:
                 self._set(st, param.name.value, None)
         saved_loc = self._loc
+        first_read, first_pair = len(self._read_log), len(self._pair_log)
         self._frames.append(frame)
         try:
             if isinstance(fn.node, cst.Lambda):
@@ -471,11 +628,26 @@ class Calls:
         waits = bool(exits) and all(entry not in s.pending and entry not in s.transferred
                                     for s in exits)
         by_transfer = bool(exits) and not waits and all(entry not in s.pending for s in exits)
+        args = fn.node.params
+        waits_args = bool(exits) and not waits and all(
+            args not in s.pending and args not in s.transferred for s in exits)
+        args_by_transfer = bool(exits) and not (waits or by_transfer or waits_args) and all(
+            args not in s.pending for s in exits)
         result: Value = None
         for _, v in frame.returns:
             result = join_values(result, v)
-        summary = Summary(frame.did_work, waits, by_transfer, result,
-                          frozenset(frame.jit_calls))
+        reads = frozenset(self._read_log[first_read:])
+        pairs = frozenset(self._pair_log[first_pair:])
+        if generator:
+            # Calling a generator function runs none of its body: its own regions were
+            # found just now. A ``@contextmanager`` that reads the clock before and after
+            # its ``yield`` times the ``with`` body.
+            timed = any(start in reads and start != stop for stop, start in pairs)
+            summary = Summary(result=TimedBlock() if timed else None, generator=True)
+        else:
+            summary = Summary(frame.did_work, waits, by_transfer, result,
+                              frozenset(frame.jit_calls), reads, pairs,
+                              waits_args=waits_args, args_by_transfer=args_by_transfer)
         self._memo[key] = summary
         return summary
 

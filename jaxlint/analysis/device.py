@@ -80,8 +80,9 @@ class Device:
         if site is not None and not transfer and not waited and (st.pending or st.transferred):
             self.frame.events.append((self._tick(), site, IDLE))
 
-    def _sync_all(self: FlowAnalysis, st: State, transfer: bool = False) -> None:
-        self._sync(JaxVal(self._now), st, transfer)
+    def _sync_all(self: FlowAnalysis, st: State, transfer: bool = False,
+                  site: Site | None = None) -> None:
+        self._sync(JaxVal(self._now), st, transfer, site)
 
     def _truth(self: FlowAnalysis, value: Value, st: State) -> None:
         """Python asks for ``bool(value)`` (``if``, ``while``, ``assert``, ``and``): it waits.

@@ -22,9 +22,10 @@ from jaxlint.analysis.values import (
     Func,
     JaxVal,
     TimerRead,
+    CALLABLES,
     Value,
     join_values,
-    union_jax,
+    union_elements,
 )
 
 if TYPE_CHECKING:
@@ -82,8 +83,17 @@ class Expressions:
         ):
             for stop in left.sites:
                 for start in right.sites:
-                    self.pairs.add((stop, start))
+                    self._pair(stop, start)
             return None
+        if isinstance(left, TimerRead) != isinstance(right, TimerRead):
+            # ``time.time() * 1000``, ``time.perf_counter_ns() // 10**6``: the same reading
+            # in other units (a reading plus or minus a constant offset too).
+            other = node.right if isinstance(left, TimerRead) else node.left
+            scale = isinstance(node.operator, (cst.Multiply, cst.Divide, cst.FloorDivide))
+            offset = isinstance(node.operator, (cst.Add, cst.Subtract)) and isinstance(
+                other, (cst.Integer, cst.Float))
+            if (scale and not isinstance(left, JaxVal) and not isinstance(right, JaxVal)) or offset:
+                return left if isinstance(left, TimerRead) else right
         if isinstance(node.operator, cst.Modulo) and is_const_string(node.left):
             self._sync(right, st, transfer=True)
             return None
@@ -139,6 +149,8 @@ class Expressions:
                 for part in (sl.lower, sl.upper, sl.step):
                     if part is not None:
                         self._eval(part, st)
+        if isinstance(base, CALLABLES):
+            return base  # an element of a container of functions (``steps["adam"]``)
         if not isinstance(base, JaxVal):
             return None
         if len(keys) == 1 and is_const_string(keys[0]):
@@ -154,8 +166,7 @@ class Expressions:
     def _elements(self: FlowAnalysis, node: cst.Tuple | cst.List | cst.Set, st: State) -> Value:
         values = [self._eval(e.value, st) for e in node.elements]
         self._last_elements = values
-        joined = union_jax(values)
-        return replace(joined, container=True) if joined is not None else None
+        return union_elements(values)
 
     _eval_Tuple = _elements
 
@@ -169,8 +180,7 @@ class Expressions:
             if isinstance(el, cst.DictElement):
                 self._eval(el.key, st)
             values.append(self._eval(el.value, st))
-        joined = union_jax(values)
-        return replace(joined, container=True) if joined is not None else None
+        return union_elements(values)
 
     def _eval_IfExp(self: FlowAnalysis, node: cst.IfExp, st: State) -> Value:
         self._truth(self._eval(node.test, st), st)
@@ -201,7 +211,7 @@ class Expressions:
         comp: cst.CompFor | None = node.for_in
         while comp is not None:
             it = self._eval(comp.iter, st)
-            self._bind(comp.target, it if isinstance(it, JaxVal) else None, st)
+            self._bind(comp.target, it if isinstance(it, (JaxVal, *CALLABLES)) else None, st)
             for cond in comp.ifs:
                 self._truth(self._eval(cond.test, st), st)
             comp = comp.inner_for_in
@@ -221,7 +231,7 @@ class Expressions:
         st.bound = bound
         if isinstance(value, JaxVal):
             return replace(value, container=True)
-        return None
+        return value if isinstance(value, CALLABLES) else None
 
     _eval_ListComp = _comprehension
 

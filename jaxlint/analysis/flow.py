@@ -90,6 +90,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.snapshots: dict[Site, Snapshot] = {}
         self.where: dict[Site, StmtLoc] = {}
         self.pairs: set[tuple[Site, Site]] = set()
+        # Every timer read and pair made, in order: a call of the file's own function reads
+        # the clock (and makes pairs) that the caller sees as its own (``Summary.reads``).
+        self._read_log: list[Site] = []
+        self._pair_log: list[tuple[Site, Site]] = []
         self.bare: dict[Site, cst.Expr] = {}
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
@@ -101,6 +105,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._memo: dict[tuple[object, ...], Summary] = {}
         self._active: set[tuple[object, ...]] = set()
         self._frames: list[Frame] = []
+        self._module_frame = Frame(func=None)
+        # Binding targets given a positive int or a non-empty literal (``n = 10``,
+        # ``sizes = [256, 512]``, ``def bench(reps=5)``): loops over them run at least once.
+        self._positive: set[cst.CSTNode] = set()
         self._loc: StmtLoc = StmtLoc(module, False)
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
@@ -113,14 +121,15 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.globals = dict(end.env)
         self._reset()
         self._run_module()
-        done: set[cst.CSTNode] = set()
+        done: set[object] = set()
         i = 0
         while i < len(self._funcs):
             fn = self._funcs[i]
             i += 1
-            if fn.node in done:
+            key = (fn.node, self.closure_key(fn))
+            if key in done:
                 continue
-            done.add(fn.node)
+            done.add(key)
             self._call_function(fn, self._default_params(fn))
         return self
 
@@ -128,6 +137,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.snapshots.clear()
         self.where.clear()
         self.pairs.clear()
+        self._read_log.clear()
+        self._pair_log.clear()
         self.bare.clear()
         self.bare_ticks.clear()
         self.recorded = 0  # pass 1's snapshots are gone: only the real run's count
@@ -140,7 +151,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._funcs.clear()
 
     def _run_module(self) -> State:
-        self._frames = [Frame(func=None)]
+        self._module_frame = Frame(func=None)
+        self._frames = [self._module_frame]
         st = self._exec_block(self.module.body, State())
         self._frames.pop()
         return st
@@ -221,8 +233,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
                 summary = self._call_function(value, params)
                 if summary.work:
                     out[name] = JaxCallable(synced=summary.waits or summary.waits_by_transfer)
-                elif summary.waits:
+                elif summary.waits_for_args:
                     out[name] = Ref("jax.block_until_ready")
-                elif summary.waits_by_transfer:
+                elif summary.transfers_args:
                     out[name] = Ref("jax.device_get")
         return out

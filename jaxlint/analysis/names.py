@@ -38,9 +38,19 @@ TIMERS = frozenset(
         "time.monotonic_ns",
         "time.process_time",
         "time.process_time_ns",
+        "time.thread_time",
+        "time.thread_time_ns",
         "timeit.default_timer",
+        # datetime readings: ``(datetime.now() - start).total_seconds()``
+        "datetime.datetime.now",
+        "datetime.datetime.utcnow",
+        "datetime.datetime.today",
     }
 )
+
+# Methods of a clock reading that give the same reading in another form
+# (``datetime.now().replace(microsecond=0)``, ``.timestamp()``).
+READING_METHODS = frozenset({"replace", "astimezone", "timestamp", "__float__"})
 
 HARNESSES = frozenset({"timeit.timeit", "timeit.repeat"})
 HARNESS_TIMERS = frozenset({"timeit.Timer"})
@@ -96,6 +106,9 @@ INERT_ATTRIBUTES = frozenset(
 
 # Attributes of a JAX array that are themselves device operations.
 WORK_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
+
+# Methods of a dict or list that give (views of) what it holds.
+CONTAINER_READERS = frozenset({"items", "values", "get", "pop", "copy", "popitem"})
 
 # Methods that put their argument into a container the receiver holds (results.append(y)).
 CONTAINER_MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
@@ -168,6 +181,34 @@ JIT_TRANSFORMS = frozenset(
 
 PARTIALS = frozenset({"functools.partial"})
 
+# Calls that give a pytree's leaves (or the pytree itself, flattened): a loop over them that
+# blocks each leaf waits for all of it.
+TREE_LEAVES = frozenset(
+    {
+        "jax.tree_util.tree_leaves",
+        "jax.tree.leaves",
+        "jax.tree_leaves",
+        "jax.tree_util.tree_flatten",
+        "jax.tree.flatten",
+        "jax.tree_flatten",
+        "jax.tree_util.tree_leaves_with_path",
+        "jax.tree.leaves_with_path",
+    }
+)
+
+# Barriers across hosts: they run a tiny computation on every device and block on it, so
+# (work running in dispatch order) everything dispatched before them is finished.
+BARRIERS = frozenset(
+    {
+        "jax.experimental.multihost_utils.sync_global_devices",
+    }
+)
+
+# Calls that run a function on other arguments in a thread or executor and give its result:
+# the index of the function among the positional arguments.
+RUNNERS = {"asyncio.to_thread": 0}
+RUNNER_METHODS = {"run_in_executor": 1, "submit": 0}
+
 # Calls in the JAX namespace that dispatch no device work. Anything else under ``jax.`` does.
 NO_WORK = frozenset(
     {
@@ -205,6 +246,24 @@ NO_WORK = frozenset(
 
 NO_WORK_PREFIXES = (
     "jax.config.",
+    "jax.distributed.",
+    "jax.experimental.compilation_cache.",
+    "jax.experimental.serialize_executable.",
+    "jax.experimental.multihost_utils.",  # host-side helpers (barriers are in BARRIERS)
+    # JAX's own internals: compiling, caching, configuration, bookkeeping (not arrays)
+    "jax._src.compilation_cache",
+    "jax._src.compiler",
+    "jax._src.cache_key",
+    "jax._src.config",
+    "jax._src.distributed",
+    "jax._src.monitoring",
+    "jax._src.profiler",
+    "jax._src.path",
+    "jax._src.util",
+    "jax._src.traceback_util",
+    "jax._src.xla_bridge",
+    "jax._src.lib.",
+    "jax.extend.backend.",
     "jax.sharding.",
     "jax.experimental.mesh_utils.",
     "jax.profiler.",

@@ -39,14 +39,28 @@ class Objects:
 
     _klass: Klass | None  # the class whose body is being interpreted
 
-    def _make_callable(self: FlowAnalysis, origin: Site, jitted: bool) -> JaxCallable:
+    def _make_callable(self: FlowAnalysis, origin: Site, jitted: bool,
+                       static: tuple[tuple[int, ...], tuple[str, ...]] = ((), ()),
+                       fn: Value = None) -> JaxCallable:
+        """A function made by a transformation; ``static``: its static argument numbers and
+        names, matched to ``fn``'s parameters when it is the file's own."""
         self.frame.created.add(origin)
-        return JaxCallable(jitted=jitted, origin=origin)
+        nums, argnames = static
+        spec: list[tuple[int | None, str | None]] = []
+        if nums or argnames:
+            params = (self._positional_params(fn.node) if isinstance(fn, Func) else [])
+            for n in nums:
+                spec.append((n, params[n] if n < len(params) else None))
+            for name in argnames:
+                if not any(name == known for _, known in spec):
+                    spec.append((params.index(name) if name in params else None, name))
+        return JaxCallable(jitted=jitted, origin=origin, static=tuple(spec))
 
     def _apply_decorator(self: FlowAnalysis, deco: Value, value: Value,
                          stmt: cst.FunctionDef) -> Value:
         if isinstance(deco, Transform):
-            return self._make_callable(stmt, deco.jit)
+            return self._make_callable(stmt, deco.jit, (deco.static_nums, deco.static_names),
+                                       value)
         if isinstance(deco, Ref):
             kind = self._classify(deco.name)
             if kind is CallKind.TRANSFORM:
@@ -57,6 +71,13 @@ class Objects:
                 return JaxCallable()
         if isinstance(deco, JaxCallable):
             return JaxCallable()
+        if isinstance(deco, Func) and isinstance(value, (Func, JaxCallable)):
+            # The file's own decorator: what it returns (a timing wrapper around the
+            # function, which then times each call in its own frame) replaces the function.
+            node = stmt.decorators[0].decorator if stmt.decorators else stmt
+            wrapped = self._call_func(deco, node, [(None, "", value)], None, State())
+            if isinstance(wrapped, (Func, JaxCallable)):
+                return wrapped
         return value
 
     def _exec_ClassDef(self: FlowAnalysis, stmt: cst.ClassDef, st: State) -> State:

@@ -26,6 +26,7 @@ class InsertSync:
     before: cst.CSTNode
     exprs: tuple[str, ...]
     alone: bool = False
+    at_end: bool = False  # ``before`` is an indented block: append the sync to it
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def sync_before_stop(flow: FlowAnalysis, region: Region, order: Order) -> FixPla
         return None
     edits: list[Edit] = [WrapSync(w) for w in wraps]
     if names:
-        edits.append(InsertSync(region.where.node, tuple(names)))
+        edits.append(InsertSync(region.where.node, tuple(names), at_end=region.where.at_end))
     return FixPlan(tuple(edits))
 
 

@@ -18,9 +18,13 @@ from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     StmtLoc,
     dotted,
+    positive_literal,
 )
 from jaxlint.analysis.values import (
+    CALLABLES,
     Func,
+    Instance,
+    TimedBlock,
     JaxVal,
     Ref,
     TimerRead,
@@ -51,7 +55,9 @@ class Statements:
                 for t, v in zip(elems, values):
                     self._bind(t, v, st)
                 return
-            part = value if isinstance(value, JaxVal) else None
+            # unpacking a pytree gives its leaves; unpacking a container of functions
+            # (``for name, fn in pairs``) gives one of them
+            part = value if isinstance(value, (JaxVal, *CALLABLES)) else None
             for t in elems:
                 self._bind(t.value if isinstance(t, cst.StarredElement) else t, part, st)
             return
@@ -64,6 +70,11 @@ class Statements:
                 old = st.env.get(key)
                 new = replace(value, container=True)
                 self._set(st, key, join_values(old, new) if isinstance(old, JaxVal) else new)
+            elif key is not None and isinstance(value, CALLABLES):
+                # ``steps["adam"] = jax.jit(adam)``: the container now holds a function
+                old = st.env.get(key)
+                self._set(st, key, join_values(old, value) if isinstance(old, CALLABLES)
+                          else value)
             return
         key = dotted(target)
         if key is None:
@@ -136,6 +147,8 @@ class Statements:
             value = self._eval(small.value, st)
             for t in small.targets:
                 self._bind(t.target, value, st, small.value)
+                if isinstance(t.target, cst.Name) and positive_literal(small.value):
+                    self._positive.add(t.target)
             self._last_elements = None
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
@@ -224,7 +237,9 @@ class Statements:
         return join_states([then, other])
 
     def _loop(self: FlowAnalysis, head: State, run_body: object, stmt: cst.For | cst.While,
-              test: cst.BaseExpression | None) -> State:
+              test: cst.BaseExpression | None, once: bool = False) -> State:
+        """``once``: the loop is known to run at least once, so it is not left before a
+        round ends (a warm-up or sync in it always happens)."""
         breaks: list[State] = []
         last_ends: list[State] = []
         exit_state = head
@@ -243,12 +258,15 @@ class Statements:
             self.frame.loops.pop()
             breaks.extend(brk)
             last_ends = [s for s in [end, *cont, *brk] if s.live]
+            after_round = [end, *cont]
             new_head = join_states([head, end, *cont])
             if new_head.same_shape(head, since):
                 break
             head = new_head
         infinite = isinstance(test, cst.Name) and test.value == "True"
         normal = [] if infinite else [exit_state]
+        if once and not infinite:
+            normal = [join_states(after_round)]
         if stmt.orelse is not None and normal:
             normal = [self._exec_suite(stmt.orelse.body, exit_state.copy())]
         out = join_states(normal + breaks)
@@ -262,18 +280,45 @@ class Statements:
     def _exec_For(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
         it = self._eval(stmt.iter, st)
-        elem = it if isinstance(it, JaxVal) else None
+        elem = it if isinstance(it, (JaxVal, *CALLABLES)) else None
 
         def body(state: State) -> State:
             self._bind(stmt.target, elem, state)
             return self._exec_suite(stmt.body, state)
 
-        return self._loop(st, body, stmt, None)
+        # A loop over JAX results (their leaves, a list of them) runs at least once: the
+        # value exists because work made it.
+        once = isinstance(it, JaxVal) or self._runs_once(stmt.iter)
+        return self._loop(st, body, stmt, None, once=once)
+
+    def _runs_once(self: FlowAnalysis, node: cst.BaseExpression) -> bool:
+        """Whether a ``for`` loop over ``node`` runs at least once: a non-empty literal, or
+        ``range`` of a positive count, or a name only ever bound to one of those."""
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and (
+            node.func.value == "range" and self.is_external("range")
+        ) and 1 <= len(node.args) <= 2 and not any(a.star or a.keyword for a in node.args):
+            if len(node.args) == 2:
+                lo, hi = (a.value for a in node.args)
+                return (isinstance(lo, cst.Integer) and lo.value == "0"
+                        and self._runs_once_name(hi))
+            return self._runs_once_name(node.args[0].value)
+        return self._runs_once_name(node)
+
+    def _runs_once_name(self: FlowAnalysis, node: cst.BaseExpression) -> bool:
+        if positive_literal(node):
+            return True
+        if not isinstance(node, cst.Name):
+            return False
+        binds = self.frame.binds.get(node.value)
+        if not binds and self.frame.func is not None:
+            binds = self._module_frame.binds.get(node.value)
+        return bool(binds) and all(b in self._positive for b in binds)
 
     def _exec_While(self: FlowAnalysis, stmt: cst.While, st: State) -> State:
         return self._loop(st, lambda state: self._exec_suite(stmt.body, state), stmt, stmt.test)
 
     def _exec_Try(self: FlowAnalysis, stmt: cst.Try | cst.TryStar, st: State) -> State:
+        first_return = len(self.frame.returns)
         body_end = self._exec_suite(stmt.body, st.copy())
         # An exception can leave the body anywhere; its two ends bound what handlers see.
         start = join_states([st, body_end])
@@ -289,8 +334,17 @@ class Statements:
             body_end = self._exec_suite(stmt.orelse.body, body_end)
         out = join_states([body_end, *ends])
         if stmt.finalbody is not None:
+            # ``return fn(x)`` in the body runs ``finally`` before the function returns: a
+            # clock read there sees the returned work still running.
+            returned = self.frame.returns[first_return:]
+            del self.frame.returns[first_return:]
+            for ret_state, value in returned:
+                done = self._exec_suite(stmt.finalbody.body, ret_state)
+                if done.live:
+                    self.frame.returns.append((done, value))
             if not out.live:
-                self._exec_suite(stmt.finalbody.body, start.copy())
+                if not returned:
+                    self._exec_suite(stmt.finalbody.body, start.copy())
                 return out
             out = self._exec_suite(stmt.finalbody.body, out)
         return out
@@ -298,12 +352,39 @@ class Statements:
     _exec_TryStar = _exec_Try
 
     def _exec_With(self: FlowAnalysis, stmt: cst.With, st: State) -> State:
+        """A context manager of the file's own that reads the clock on entry and on exit
+        (a ``Timer`` class, a ``@contextmanager`` timer) makes the body a timed region; the
+        ``with`` item stands for both reads."""
         self._loc = StmtLoc(stmt, True)
+        exits: list[tuple[Value, cst.BaseExpression]] = []
         for item in stmt.items:
-            self._eval(item.item, st)
+            value = self._eval(item.item, st)
+            entered: Value = None
+            if isinstance(value, Instance):
+                enter = value.klass.members.get("__enter__")
+                if isinstance(enter, Func):
+                    entered = self._call_func(enter, item.item, [], value, st)
+                exits.append((value, item.item))
+            elif isinstance(value, TimedBlock):
+                self._lift(item.item, frozenset({item.item}), frozenset(), False, st)
+                exits.append((value, item.item))
             if item.asname is not None:
-                self._bind(item.asname.name, None, st)
-        return self._exec_suite(stmt.body, st)
+                self._bind(item.asname.name, entered if isinstance(entered, Instance) else None,
+                           st)
+        end = self._exec_suite(stmt.body, st)
+        if not end.live:
+            return end
+        for value, node in reversed(exits):
+            # The exit reads the clock after the body's last statement: the sync goes there.
+            self._loc = StmtLoc(stmt.body, isinstance(stmt.body, cst.IndentedBlock), at_end=True)
+            if isinstance(value, TimedBlock):
+                self._lift(node, frozenset({node}), frozenset({(node, node)}), False, end)
+                continue
+            assert isinstance(value, Instance)
+            exit_ = value.klass.members.get("__exit__")
+            if isinstance(exit_, Func):
+                self._call_func(exit_, node, [(None, "", None)] * 3, value, end)
+        return end
 
     def _exec_Match(self: FlowAnalysis, stmt: cst.Match, st: State) -> State:
         self._loc = StmtLoc(stmt, True)

@@ -4,7 +4,7 @@ string literals, parameters, whether a function body yields."""
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,8 +69,57 @@ BUILTINS = frozenset(dir(builtins))
 
 @dataclass(frozen=True)
 class StmtLoc:
-    """Where a sync for a timer read would go: before ``node``, if ``fixable``."""
+    """Where a sync for a timer read would go: before ``node``, if ``fixable``; with
+    ``at_end``, ``node`` is a block and the sync goes after its last statement (a ``with``
+    timer reads the clock when its body ends)."""
 
     node: cst.CSTNode
     fixable: bool
+    at_end: bool = False
 
+
+
+def positive_literal(node: cst.BaseExpression | None) -> bool:
+    """A positive integer or a non-empty container literal: a loop over it (or over
+    ``range`` of it) runs at least once."""
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value.replace("_", ""), 0) > 0
+        except ValueError:
+            return False
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return bool(node.elements) and not any(
+            isinstance(e, cst.StarredElement) for e in node.elements)
+    if isinstance(node, cst.Dict):
+        return bool(node.elements) and all(isinstance(e, cst.DictElement) for e in node.elements)
+    return False
+
+
+def static_spec(args: Sequence[cst.Arg]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """``static_argnums=`` and ``static_argnames=`` of a ``jax.jit(...)`` call, as literals."""
+    nums: list[int] = []
+    names: list[str] = []
+    for arg in args:
+        if arg.keyword is None or arg.keyword.value not in ("static_argnums", "static_argnames"):
+            continue
+        value = arg.value
+        items = ([e.value for e in value.elements]
+                 if isinstance(value, (cst.Tuple, cst.List)) else [value])
+        for item in items:
+            if isinstance(item, cst.Integer) and arg.keyword.value == "static_argnums":
+                nums.append(int(item.value, 0))
+            elif isinstance(item, cst.SimpleString) and arg.keyword.value == "static_argnames":
+                names.append(item.raw_value)
+    return tuple(nums), tuple(names)
+
+
+def literal_text(node: cst.BaseExpression) -> str | None:
+    """The text of a literal constant argument (``4``, ``'eval'``, ``True``), else None."""
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)):
+        return node.value
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return node.value
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = literal_text(node.expression)
+        return None if inner is None else "-" + inner
+    return None

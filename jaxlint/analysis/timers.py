@@ -37,6 +37,11 @@ if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
 
 
+def _held(read: Site) -> str:
+    """The name under which a start read made inside a call is held (not a Python name)."""
+    return f"@timer {id(read)}"
+
+
 @dataclass
 class Snapshot:
     """What was pending when a timer call ran, over all paths and loop rounds that reach it.
@@ -127,7 +132,51 @@ class Timers:
         self._snapshot(node, st)
         self.where.setdefault(node, self._loc)
         st.reads[node] = self._tick()
+        self._read_log.append(node)
         return TimerRead(frozenset({node}))
+
+    def _pair(self: FlowAnalysis, stop: Site, start: Site) -> None:
+        self.pairs.add((stop, start))
+        self._pair_log.append((stop, start))
+
+    # ------------------------------------------------------------------ timers split across calls
+    def _lift(self: FlowAnalysis, node: cst.CSTNode, reads: frozenset[Site],
+              pairs: frozenset[tuple[Site, Site]], returns_reading: bool,
+              st: State) -> TimerRead | None:
+        """A call (``node``) of the file's own code that reads a clock is a timer read here.
+
+        ``timer.start()`` that stores ``perf_counter()`` on ``self``, ``__enter__``, a
+        ``now()`` helper: the call is a start read. ``timer.stop()`` or ``__exit__`` that
+        subtracts a start read made by an earlier call: the call is a stop read, paired with
+        that earlier call, and what it finds pending *here* is the region's work. Pairs made
+        inside one call (a timing decorator's wrapper) are the callee's own regions."""
+        if not reads:
+            return None
+        lifted = self.frame.lifted
+        starts: set[Site] = set()
+        for stop, start in pairs:
+            if start in reads and start != stop:
+                continue  # both reads inside this call: the callee's own region
+            starts.update(lifted.get(start, ()))
+            if start in st.reads:
+                starts.add(start)  # a reading made here and passed in (``since(t0)``)
+        if starts:
+            self._snapshot(node, st)
+            self.where.setdefault(node, self._loc)
+            for start in starts:
+                self._pair(node, start)
+                st.timers.pop(_held(start), None)  # a stopped timer starts no later region
+        for read in reads:
+            lifted.setdefault(read, set()).add(node)
+        st.reads[node] = self._tick()
+        self._read_log.append(node)
+        if returns_reading:
+            return TimerRead(frozenset({node}))
+        if not starts:
+            # The reading stays inside the object (``self.start``): hold it under a name no
+            # code can spell until a stop is paired with it.
+            st.timers[_held(node)] = frozenset({node})
+        return None
 
     def _snapshot(self: FlowAnalysis, node: cst.Call, st: State) -> None:
         """Record at the read ``node`` what a region ending here may contain.

@@ -67,6 +67,9 @@ class JaxCallable:
     synced: bool = False
     jitted: bool = False
     origin: cst.CSTNode | None = None
+    # static arguments, each as (position, name) as far as known: a call with a new value
+    # of one compiles again (``static_argnums``/``static_argnames``)
+    static: tuple[tuple[int | None, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,12 @@ class BenchmarkFixture:
 
 
 @dataclass(frozen=True)
+class TimedBlock:
+    """What a ``@contextmanager`` timer gives: ``with timed():`` reads a clock on entry and
+    subtracts it from a reading on exit, so the ``with`` body is a timed region."""
+
+
+@dataclass(frozen=True)
 class LibObject:
     """An object made by a JAX library (``optax.adam(...)``, ``nnx.Linear(...)``): its methods
     and calls compute on the JAX values they are given."""
@@ -99,6 +108,8 @@ class Transform:
     """``jax.jit``, ``partial(jax.jit, ...)``: applied to a function it gives a JaxCallable."""
 
     jit: bool = False
+    static_nums: tuple[int, ...] = ()
+    static_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -145,6 +156,7 @@ Value = (
     | LibObject
     | HarnessTimer
     | BenchmarkFixture
+    | TimedBlock
     | None
 )
 
@@ -197,3 +209,24 @@ def union_jax(values: Iterable[Value]) -> JaxVal | None:
     if out is None:
         return None
     return replace(out, container=False) if out.container else out
+
+
+# Values that a Python container can hold and that matter when taken out and called.
+CALLABLES = (JaxCallable, Func, Instance, Klass, LibObject, Transform)
+
+
+def union_elements(values: Iterable[Value]) -> Value:
+    """What a container literal (or ``list(...)``, ``zip(...)``) holds, as one value.
+
+    JAX values make it a pytree of them (a container). Otherwise, functions and objects it
+    holds are joined into one: ``steps["adam"](x)`` or ``for name, fn in pairs: fn(x)`` calls
+    one of them, and which one is not known, so each behaves like their join."""
+    values = list(values)
+    joined = union_jax(values)
+    if joined is not None:
+        return replace(joined, container=True)
+    out: Value = None
+    for v in values:
+        if isinstance(v, CALLABLES):
+            out = join_values(out, v)
+    return out
