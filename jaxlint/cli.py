@@ -204,11 +204,12 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
             if result.source != data:
                 if args.diff:
                     run.diffs.append(output.unified_diff(path, _text(data), _text(result.source)))
+                    run.fixed += result.fixed
                 else:
                     with _interrupt_deferred():  # a file written is a file reported
                         write_atomic(path, result.source, expected=data)
                         run.fixed_files.append(path)
-                run.fixed += result.fixed
+                        run.fixed += result.fixed
             run.held_back += result.held_back
             run.findings.extend(result.remaining)
             if result.remaining and args.format in ("full", "sarif"):
@@ -534,15 +535,16 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
         else:
             modules: dict[str, dict[str, object]] = {}
             for n, (_, path, data, _, config) in enumerate(todo):
-                one = Run()
-                _check_file(path, args, one, config, modules, data)
-                done[n] = one
+                # Recorded before it is checked: a Ctrl-C held until its fix was written
+                # (see _interrupt_deferred) arrives with the file's record filled in.
+                done[n] = Run()
+                _check_file(path, args, done[n], config, modules, data)
     except KeyboardInterrupt:
-        run.interrupted = True  # report what was done before it
+        run.interrupted = True  # report what was done before it (and cache none of it)
     for n, one in done.items():
         i, path, _, key, _ = todo[n]
         results[i] = one
-        if cache is not None and key is not None and not one.errors:
+        if cache is not None and key is not None and not one.errors and not run.interrupted:
             cache.put(key, path, one.findings, one.deps, one.absent)
     if cache is not None:
         cache.close()

@@ -113,3 +113,28 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
     proc.wait(timeout=120)
     assert not any(t in err for t in NO_TRACE), err
     assert proc.returncode == 1
+
+
+def test_ctrl_c_while_a_fix_is_written_reports_that_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C arriving during the write of a fix (one process): it is held until the write
+    is done and recorded, so the file just written is named, and nothing after it runs."""
+    from jaxlint import cli
+
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text(MISTAKE)
+    real = cli.write_atomic
+
+    def write_then_ctrl_c(path: str, data: bytes, expected: bytes) -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # arrives in the middle of the write
+        real(path, data, expected)
+
+    monkeypatch.setattr(cli, "write_atomic", write_then_ctrl_c)
+    monkeypatch.chdir(tmp_path)
+    status = cli.main(["--fix", "--no-cache", "-j", "1", "."])
+    err = capsys.readouterr().err
+    assert status == 130
+    assert err == "jaxlint: interrupted; fixed 1 finding in 1 file before that: a.py\n"
+    assert (tmp_path / "a.py").read_bytes() == FIXED
+    assert (tmp_path / "b.py").read_text() == MISTAKE
