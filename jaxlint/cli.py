@@ -38,11 +38,14 @@ if TYPE_CHECKING:
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+TERMINAL_FORMATS = ("text", "concise", "full")
 
 SUBCOMMANDS = {
     "verify": "run scripts before and after the fix and compare what they measure "
     "(the only command that executes code)",
     "rule": "print a rule's documentation",
+    "server": "run a Language Server Protocol server on stdio for editors (needs the "
+    "'server' extra)",
 }
 
 
@@ -81,9 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output format (default: text); 'full' shows source context, "
                    "'sarif' and 'github' are for CI")
     p.add_argument("--statistics", action="store_true",
-                   help="print the number of findings per rule instead of the findings")
+                   help="print the number of findings per rule instead of the findings "
+                   "(as JSON with --format json or json-lines)")
     p.add_argument("--show-fixes", action="store_true",
-                   help="with --format full: show each file's fix as a diff")
+                   help="with --format text, concise or full: show each file's fix as a "
+                   "diff after its findings")
+    p.add_argument("--output-file", "-o", metavar="PATH",
+                   help="write the findings (or the diff, or the statistics) to PATH "
+                   "instead of stdout, without colours")
     p.add_argument("--exit-zero", action="store_true",
                    help="exit 0 even when findings remain")
     p.add_argument("--config", metavar="PATH",
@@ -143,7 +151,7 @@ class Run:
 
 def _error_line(path: str, message: str, line: int | None = None, col: int = 0) -> str:
     where = f"{path}:{line}:{col + 1}" if line is not None else path
-    return f"{where}: error: {message}"
+    return output.printable(f"{where}: error: {message}")
 
 
 def _error(run: Run, path: str, message: str, line: int | None = None, col: int = 0) -> None:
@@ -152,10 +160,20 @@ def _error(run: Run, path: str, message: str, line: int | None = None, col: int 
 
 def _settings(path: str, args: argparse.Namespace, config: Config,
               modules: dict[str, dict[str, object]]) -> Settings:
+    return settings_for(path, config, args.select, args.ignore or (), not args.no_index,
+                        modules)
+
+
+def settings_for(path: str, config: Config, select: Sequence[str] | None = None,
+                 ignore: Sequence[str] = (), index: bool = True,
+                 modules: dict[str, dict[str, object]] | None = None) -> Settings:
+    """What the engine needs to check ``path`` as the command line does: the configuration's
+    rules (``select`` replaces, ``ignore`` adds to them) and, with ``index``, what the
+    project's other modules export (``modules`` caches them across files)."""
     from jaxlint.settings import for_file
 
-    return for_file(path, config, None if args.no_index else modules, args.select,
-                    args.ignore or ())
+    cache = (modules if modules is not None else {}) if index else None
+    return for_file(path, config, cache, select, ignore)
 
 
 _MODULES: dict[str, dict[str, object]] = {}  # a worker process's project-index cache
@@ -217,7 +235,7 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         else:
             found = lint_source(data, path, settings=settings)
             run.findings.extend(found)
-            if found and args.format in ("full", "sarif"):
+            if found and (args.format in ("full", "sarif") or args.show_fixes):
                 run.texts[path] = _text(data)
                 if args.format == "sarif" or args.show_fixes:
                     fixed = fix_source(data, path, unsafe_fixes=args.unsafe_fixes,
@@ -269,23 +287,6 @@ def _internal(exc: BaseException) -> str:
     return f"internal error ({type(exc).__name__}: {' '.join(str(exc).split())}); please report it"
 
 
-def _statistics(findings: list[Finding]) -> str:
-    """One line per rule, most frequent first: count, code, [*] if fixable, rule name."""
-    from jaxlint.rules import RULES
-
-    counts: dict[str, list[Finding]] = {}
-    for f in findings:
-        counts.setdefault(f.code, []).append(f)
-    rows = sorted(counts.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-    out = []
-    for code, items in rows:
-        mark = "[*]" if all(f.fixable and not f.unsafe for f in items) else "[-]" if any(
-            f.fixable for f in items) else "   "
-        name = RULES[code].__name__ if code in RULES else ""
-        out.append(f"{len(items):>5}\t{code}\t{mark} {name}\n")
-    return "".join(out)
-
-
 def _text(data: bytes) -> str:
     """Source text decoded as Python (and libcst) decode it: PEP 263 cookie, BOM, UTF-8."""
     try:
@@ -295,16 +296,37 @@ def _text(data: bytes) -> str:
         return data.decode("utf-8", errors="replace")
 
 
+def _color(stream: object) -> bool:
+    """Colours for a person: on a terminal (not TERM=dumb), unless NO_COLOR is set to
+    anything (no-color.org); FORCE_COLOR set to anything asks for them anywhere."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
 def _print(run: Run, args: argparse.Namespace) -> None:
-    out = sys.stdout
     findings = sorted(run.findings, key=Finding.sort_key)
+    color = args.output_file is None and _color(sys.stdout)
     if args.diff:
-        out.write("".join(run.diffs))
+        text = "".join(run.diffs)
     elif args.statistics:
-        out.write(_statistics(findings))
+        text = output.statistics(findings, args.format, color)
     else:
-        out.write(output.render(findings, args.format, sources=run.texts.get,
-                                fixed=run.fixed_texts, unsafe_fixes=args.unsafe_fixes))
+        text = output.render(findings, args.format, sources=run.texts.get,
+                             fixed=run.fixed_texts, unsafe_fixes=args.unsafe_fixes,
+                             color=color and args.format in TERMINAL_FORMATS)
+    if args.output_file is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(args.output_file, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        except OSError as exc:
+            run.errors.append(_error_line(args.output_file,
+                                          f"cannot write: {exc.strerror or exc}"))
     for e in run.errors:
         print(e, file=sys.stderr)
     if args.quiet:
@@ -400,7 +422,14 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return verify_main(argv[1:])
     if command == "rule":
         return _rule(argv[1:])
-    args = build_parser().parse_args(argv)
+    if command == "server":
+        return _server(argv[1:])
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.show_fixes and args.format not in TERMINAL_FORMATS and not args.statistics:
+        parser.error(f"--show-fixes shows fixes in --format text, concise or full, not "
+                     f"{args.format} ('json' says which findings have one; 'sarif' always "
+                     "carries them)")
     run = Run()
     files: list[tuple[str, Config]] = []
     try:
@@ -425,6 +454,11 @@ def _main(argv: Sequence[str] | None = None) -> int:
     failed = _report(run, args)
     if failed is not None:
         return failed
+    return _status(run, args)
+
+
+def _status(run: Run, args: argparse.Namespace) -> int:
+    """The exit status, the same for files and for stdin: --diff fails when it prints one."""
     if run.errors:
         return EXIT_ERROR
     if args.exit_zero:
@@ -488,7 +522,8 @@ def _exit_with_parent(main: int) -> None:
 def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolver: Resolver,
                run: Run) -> None:
     """Read and prefilter every file here; analyse the rest (cached, or in parallel)."""
-    use_cache = not (args.no_cache or args.fix or args.diff or args.format in ("full", "sarif"))
+    use_cache = not (args.no_cache or args.fix or args.diff or args.show_fixes
+                     or args.format in ("full", "sarif"))
     cache = None  # made (and its module imported) once a file passes the prefilter
     todo: list[tuple[int, str, bytes, str | None, Config]] = []
     results: dict[int, Run] = {}
@@ -631,25 +666,35 @@ def _stdin(args: argparse.Namespace, resolver: Resolver, excluder: Excluder, run
     failed = _report(run, args)
     if failed is not None:
         return failed
-    if run.errors:
+    return _status(run, args)
+
+
+def _server(argv: list[str]) -> int:
+    try:
+        from jaxlint.server import main as server_main
+    except ImportError as exc:  # pygls is an optional extra
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        print(f"jaxlint server: needs the 'server' extra ({exc.name or exc} is missing); "
+              "from a clone of jaxlint: python3 -m pip install '.[server]'", file=sys.stderr)
         return EXIT_ERROR
-    return EXIT_FINDINGS if run.findings and not args.exit_zero else EXIT_CLEAN
+    return server_main(argv)
 
 
 def _rule(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="jaxlint rule", description=SUBCOMMANDS["rule"])
     p.add_argument("code", nargs="?", help="a rule code such as JAX101 (default: list all)")
     args = p.parse_args(argv)
-    from jaxlint.rules import RULES
+    from jaxlint.rules import RULES, rule_name
 
     if args.code is None:
-        for code, rule in RULES.items():
-            print(f"{code}  {rule.__name__}")
+        for code in RULES:
+            print(f"{code}  {rule_name(code)}")
         return EXIT_CLEAN
     found = RULES.get(args.code.upper())
     if found is None:
         print(f"jaxlint rule: unknown rule code: {args.code}", file=sys.stderr)
         return EXIT_ERROR
-    print(f"# {found.CODE} {found.__name__}\n")
+    print(f"# {found.CODE} {rule_name(found.CODE)}\n")
     print(inspect.cleandoc(found.__doc__ or ""))
     return EXIT_CLEAN

@@ -6,9 +6,15 @@
     the text of ``path`` that the findings' positions refer to, or None when unknown. The
     ``full`` format shows source lines from it; with ``fixed`` it is the text before fixing.
 ``fixed[path]``
-    the text ``jaxlint --fix`` would write for ``path`` (only paths a fix changes). ``full``
-    shows the fix as a unified diff after the file's findings; ``sarif`` attaches it to the
-    results as SARIF ``fixes``. Both need ``sources`` for the same path.
+    the text ``jaxlint --fix`` would write for ``path`` (only paths a fix changes). ``text``,
+    ``concise`` and ``full`` show the fix as a unified diff after the file's findings;
+    ``sarif`` attaches it to the results as SARIF ``fixes``. All need ``sources`` for the same
+    path.
+
+``color`` adds ANSI colours to the formats meant for people (``text``, ``concise``,
+``full``). Whatever came from the user's files (paths, code in messages, source lines) is
+shown with its control characters escaped in those formats, so a file named with an escape
+sequence or a line break cannot forge or hide output on a terminal.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ def render(
     sources: Sources | None = None,
     fixed: Mapping[str, str] | None = None,
     unsafe_fixes: bool = False,
+    color: bool = False,
 ) -> str:
     """All findings in the format ``fmt`` (one of FORMATS), sorted by path and position.
 
@@ -52,10 +59,11 @@ def render(
     """
     ordered = sorted(findings, key=Finding.sort_key)
     fixed = fixed or {}
+    paint = _Paint(color)
     if fmt in ("text", "concise"):
-        return "".join(f"{_header(f)}\n" for f in ordered)
+        return _text(ordered, sources, fixed, paint)
     if fmt == "full":
-        return _full(ordered, sources, fixed, unsafe_fixes)
+        return _full(ordered, sources, fixed, unsafe_fixes, paint)
     if fmt == "json":
         import json
 
@@ -80,11 +88,104 @@ def unified_diff(path: str, old: str, new: str) -> str:
     return "".join(difflib.unified_diff(_lines(old), _lines(new), f"a/{path}", f"b/{path}"))
 
 
+def statistics(findings: Iterable[Finding], fmt: str, color: bool = False) -> str:
+    """The number of findings per rule, most frequent first. ``json`` / ``json-lines``:
+    ``{"code", "name", "count", "fixable", "unsafe_fixable"}`` objects (``fixable``: how many
+    ``--fix`` removes, ``unsafe_fixable``: how many only with ``--unsafe-fixes``); any other
+    format: one line each, count, code, ``[*]`` when ``--fix`` removes all of them (``[-]``
+    some, or only unsafely) and the rule's name."""
+    from jaxlint.rules import rule_name
+
+    counts: dict[str, list[Finding]] = {}
+    for f in findings:
+        counts.setdefault(f.code, []).append(f)
+    rows = sorted(counts.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    if fmt in ("json", "json-lines"):
+        import json
+
+        objects = [{"code": code, "name": rule_name(code), "count": len(items),
+                    "fixable": sum(f.fixable and not f.unsafe for f in items),
+                    "unsafe_fixable": sum(f.fixable and f.unsafe for f in items)}
+                   for code, items in rows]
+        if fmt == "json":
+            return json.dumps(objects, indent=2) + "\n"
+        return "".join(json.dumps(o) + "\n" for o in objects)
+    paint = _Paint(color)
+    out = []
+    for code, items in rows:
+        mark = "[*]" if all(f.fixable and not f.unsafe for f in items) else "[-]" if any(
+            f.fixable for f in items) else "   "
+        out.append(f"{len(items):>5}\t{paint.code(code)}\t{mark} {rule_name(code)}\n")
+    return "".join(out)
+
+
 # --- text, json, github -------------------------------------------------------------------
 
+# Shown escaped on a terminal: C0 controls but the tab, DEL and C1 controls (an escape
+# sequence, a carriage return that overwrites the line, a line break that forges another
+# finding) and the bidirectional overrides that reorder what is shown.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
-def _header(f: Finding, mark: str = "") -> str:
-    return f"{f.location}: {f.code} {mark}{f.message}"
+
+def printable(text: str) -> str:
+    """``text`` with its control characters written as Python escapes (``\\x1b``)."""
+    return _UNPRINTABLE.sub(lambda m: ascii(m.group())[1:-1], text)
+
+
+class _Paint:
+    """ANSI colours as ruff uses them (bold path, red code, cyan marks), or none."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def _sgr(self, codes: str, text: str) -> str:
+        return f"\x1b[{codes}m{text}\x1b[0m" if self.on and text else text
+
+    def path(self, text: str) -> str:
+        return self._sgr("1", text)
+
+    def code(self, text: str) -> str:
+        return self._sgr("1;31", text)
+
+    def mark(self, text: str) -> str:
+        return self._sgr("36", text)
+
+    def diff(self, line: str) -> str:
+        if line.startswith(("+++", "---")):
+            return self._sgr("1", line)
+        if line.startswith("@@"):
+            return self._sgr("36", line)
+        if line.startswith("+"):
+            return self._sgr("32", line)
+        if line.startswith("-"):
+            return self._sgr("31", line)
+        return line
+
+
+_PLAIN = _Paint(False)
+
+
+def _header(f: Finding, mark: str = "", paint: _Paint = _PLAIN) -> str:
+    return (f"{paint.path(printable(f.location))}: {paint.code(f.code)} "
+            f"{paint.mark(mark)}{printable(f.message)}")
+
+
+def _fix_lines(path: str, old: str, new: str, paint: _Paint) -> list[str]:
+    return [f"Fix for {paint.path(printable(path))} (jaxlint --fix):",
+            *(paint.diff(printable(line)) for line in unified_diff(path, old, new).splitlines())]
+
+
+def _text(findings: list[Finding], sources: Sources | None, fixed: Mapping[str, str],
+          paint: _Paint) -> str:
+    """One line per finding; with ``fixed``, each file's fix as a diff after its findings."""
+    out: list[str] = []
+    for i, f in enumerate(findings):
+        out.append(_header(f, paint=paint))
+        last_of_file = i + 1 == len(findings) or findings[i + 1].path != f.path
+        text = sources(f.path) if sources and last_of_file and f.path in fixed else None
+        if text is not None:
+            out.extend(_fix_lines(f.path, text, fixed[f.path], paint))
+    return "".join(line + "\n" for line in out)
 
 
 def _row(f: Finding) -> dict[str, Any]:
@@ -128,7 +229,7 @@ def _applied(f: Finding, unsafe_fixes: bool) -> bool:
     return f.fixable and (unsafe_fixes or not f.unsafe)
 
 
-def _snippet(f: Finding, text: str) -> list[str]:
+def _snippet(f: Finding, text: str, paint: _Paint = _PLAIN) -> list[str]:
     lines = _lines(text)
     if not 1 <= f.line <= len(lines):
         return []
@@ -138,30 +239,30 @@ def _snippet(f: Finding, text: str) -> list[str]:
     gutter = " " * width + " |"
     out = [gutter]
     for n in range(first, last + 1):
-        line = _strip_eol(lines[n - 1]).expandtabs()
+        line = printable(_strip_eol(lines[n - 1]).expandtabs())
         out.append(f"{n:>{width}} | {line}".rstrip())
         if n == f.line:
-            # Tabs expanded as in the line above, so the caret lands under the column.
-            prefix = _strip_eol(lines[n - 1])[: f.col].expandtabs()
-            out.append(f"{gutter} {' ' * len(prefix)}^ {f.code}")
+            # Tabs expanded (and controls escaped) as in the line above, so the caret lands
+            # under the column.
+            prefix = printable(_strip_eol(lines[n - 1])[: f.col].expandtabs())
+            out.append(f"{gutter} {' ' * len(prefix)}{paint.code('^ ' + f.code)}")
     out.append(gutter)
     return out
 
 
 def _full(findings: list[Finding], sources: Sources | None, fixed: Mapping[str, str],
-          unsafe_fixes: bool) -> str:
+          unsafe_fixes: bool, paint: _Paint = _PLAIN) -> str:
     """ruff's ``full`` format: each finding with its source lines and a caret under the
     column (``[*]`` marks a finding the fix removes), then the file's fix as a diff."""
     out: list[str] = []
     for i, f in enumerate(findings):
         text = sources(f.path) if sources else None
-        out.append(_header(f, "[*] " if _applied(f, unsafe_fixes) else ""))
+        out.append(_header(f, "[*] " if _applied(f, unsafe_fixes) else "", paint))
         if text is not None:
-            out.extend(_snippet(f, text))
+            out.extend(_snippet(f, text, paint))
         last_of_file = i + 1 == len(findings) or findings[i + 1].path != f.path
         if last_of_file and text is not None and f.path in fixed:
-            out.append(f"Fix for {f.path} (jaxlint --fix):")
-            out.extend(unified_diff(f.path, text, fixed[f.path]).splitlines())
+            out.extend(_fix_lines(f.path, text, fixed[f.path], paint))
         out.append("")
     return "".join(line + "\n" for line in out)
 
@@ -192,7 +293,7 @@ def _section(doc: str, title: str) -> str:
 
 
 def _rule_descriptor(code: str) -> dict[str, Any]:
-    from jaxlint.rules import RULES  # the rules' docs; SARIF output only
+    from jaxlint.rules import RULES, rule_name  # the rules' docs; SARIF output only
 
     rule = RULES.get(code)
     if rule is None:
@@ -200,7 +301,7 @@ def _rule_descriptor(code: str) -> dict[str, Any]:
     doc = inspect.cleandoc(rule.__doc__ or "")
     descriptor: dict[str, Any] = {
         "id": code,
-        "name": rule.__name__,
+        "name": rule_name(code),
         "shortDescription": {"text": _summary(rule.MESSAGE)},
         "defaultConfiguration": {"level": "error"},
     }

@@ -51,6 +51,9 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
 
 
 _IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
+# ``timeit stmt`` / ``time stmt`` at the start of a notebook's JSON source string (a one-line
+# cell is one string), after any blank lines and indentation
+_AUTOMAGIC = re.compile(rb'"(?:[ \t]|\\[nrt])*time(?:it)?(?:[ \t]|\\t)')
 # Names a timer read must spell out, whatever the import style (``time.time`` and
 # ``from time import time`` are matched by _TIME_FUNCTION).
 _CLOCK_NAMES = (b"perf_counter", b"monotonic", b"process_time", b"thread_time", b"time_ns",
@@ -74,8 +77,11 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     own = [n.rsplit(".", 1)[-1].encode() for n in (*extras.work, *extras.syncs)]
     if not project and not any(n in data for n in (*_JAX_NAMES, *own)):
         return False
-    # A notebook's %time/%timeit magics and pytest-benchmark's fixture need no import.
+    # A notebook's %time/%timeit magics (also as automagics, ``timeit f(x)`` alone in a
+    # cell) and pytest-benchmark's fixture need no import.
     if b"%time" in data or (b"benchmark" in data and _BENCHMARK.search(data) is not None):
+        return True
+    if b"time" in data and _AUTOMAGIC.search(data) is not None:
         return True
     if any(n.rsplit(".", 1)[-1].encode() in data for n in extras.timers):
         return True

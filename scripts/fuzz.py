@@ -10,6 +10,7 @@ a fresh lint. The smallest program of each kind is kept as a repro.
 Usage:
     python scripts/fuzz.py                         # defaults below
     python scripts/fuzz.py --timing 2000 --unsafe 1000 --grammar 1000 --node 500
+    python scripts/fuzz.py --timing 0 --unsafe 0 --grammar 0 --node 0 --notebooks 1000
     python scripts/fuzz.py --seconds 900 --write-safety   # stop each part at a time budget
 
 Needs ``hypothesis`` and ``hypothesmith`` (the ``test`` extra).
@@ -127,6 +128,27 @@ def grammar_check(fuzz):  # type: ignore[no-untyped-def]
     return check
 
 
+def notebook_check(nbfuzz):  # type: ignore[no-untyped-def]
+    """A generated notebook (JSON text), fixed with and without unsafe fixes."""
+    def check(src: str) -> Outcome:
+        from jaxlint.engine import Settings
+        from jaxlint.notebook import lint_notebook
+
+        data = src.encode()
+        out = Outcome([], 1, False, False)
+        for unsafe in (False, True):
+            out.problems += nbfuzz.check_notebook(data, unsafe=unsafe)
+        try:
+            found = lint_notebook(data, "nb.ipynb", Settings())
+        except Exception:  # noqa: BLE001 - counted by the check itself
+            return out
+        out.with_findings = bool(found)
+        out.fixable = any(f.fixable for f in found)
+        return out
+
+    return check
+
+
 def run_part(tally: Tally, strategy, check, examples: int, seconds: float,  # type: ignore[no-untyped-def]
              seed: int) -> None:
     from hypothesis import HealthCheck, given, settings
@@ -163,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--unsafe", type=int, default=400, help="timing programs, unsafe fixes")
     p.add_argument("--grammar", type=int, default=500, help="hypothesmith.from_grammar()")
     p.add_argument("--node", type=int, default=300, help="hypothesmith.from_node()")
+    p.add_argument("--notebooks", type=int, default=300,
+                   help="generated notebooks (cells, magics, marker-like comments, odd sources)")
     p.add_argument("--seconds", type=float, default=1800, help="time budget for each part")
     p.add_argument("--seed", type=int, default=12345)
     p.add_argument("--write-safety", action="store_true", help="write the figures to SAFETY.md")
@@ -173,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     warnings.filterwarnings("ignore", category=SyntaxWarning)
     sys.path.insert(0, str(ROOT / "tests"))
     fuzz = _load("test_fuzz", ROOT / "tests" / "test_fuzz.py")
+    nbfuzz = _load("notebook_fuzz", ROOT / "tests" / "notebook_fuzz.py")
     import hypothesmith
 
     parts = [
@@ -184,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
          hypothesmith.from_grammar(), grammar_check(fuzz), args.grammar),
         ("hypothesmith from_node (as is and in a timed region)",
          hypothesmith.from_node(), grammar_check(fuzz), args.node),
+        ("notebooks, --fix and --fix --unsafe-fixes", nbfuzz.notebooks().map(bytes.decode),
+         notebook_check(nbfuzz), args.notebooks),
     ]
     tallies = []
     started = time.monotonic()

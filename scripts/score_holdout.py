@@ -5,9 +5,9 @@ Runs ``python -m jaxlint --format json --exit-zero --no-cache`` on the folder fr
 (so the project index finds the mini-projects' modules as Python would), then matches
 findings to ``labels.json``: a mistake is *found* when a finding is at its line, a correct
 region is *flagged* when one is. JAX104 (synced, but through a host copy) does not count
-either way: the labels count a host read as a sync, as the JAX101 rule does. Findings at unlabelled lines are listed
-(a timer's internals, a decorator's wrapper: labels sit at the use site). Prints recall,
-false-alarm rate, per category, and every miss and false alarm.
+either way: the labels count a host read as a sync, as the JAX101 rule does. Findings at
+unlabelled lines are listed (a timer's internals, a decorator's wrapper: labels sit at the
+use site). Prints recall, false-alarm rate, per category, and every miss and false alarm.
 
 Usage: python scripts/score_holdout.py [FOLDER] [--json OUT]
 """

@@ -214,7 +214,7 @@ def test_a_path_named_like_a_subcommand_is_a_path(tmp_path: Path) -> None:
     script = ("from pathlib import Path\nPath('ran.txt').write_text('ran')\n"
               "import time\nimport jax.numpy as jnp\nt0 = time.perf_counter()\n"
               "y = jnp.ones(3) * 2\nprint(time.perf_counter() - t0)\n")
-    for name in ("verify", "rule"):
+    for name in ("verify", "rule", "server"):
         (tmp_path / name).write_text(script)
         proc = jaxlint(name, "--no-cache", cwd=tmp_path)
         assert proc.returncode == 1, proc.stderr

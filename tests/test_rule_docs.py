@@ -4,6 +4,7 @@ documented: the Example is reported under the rule's code, the Use instead is no
 from __future__ import annotations
 
 import inspect
+import json
 import re
 
 import pytest
@@ -84,3 +85,22 @@ def test_light_code_list_matches_rules() -> None:
     from jaxlint.codes import CODES
 
     assert CODES == tuple(sorted(RULES))
+
+
+def test_rule_names_are_spelled_one_way_everywhere() -> None:
+    # The README's rules table is the names' home; `jaxlint rule`, `--statistics` and SARIF
+    # must say the same, not the class names.
+    from helpers import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    table = dict(re.findall(r"^\| (JAX\d{3}) \| ([a-z-]+) \|", readme, re.M))
+    assert sorted(table) == sorted(RULES)
+    listed = dict(line.split() for line in jaxlint("rule").stdout.splitlines())
+    assert listed == table
+    for code, name in table.items():
+        assert jaxlint("rule", code).stdout.splitlines()[0] == f"# {code} {name}"
+    stats = jaxlint("--statistics", "--no-cache", "fixtures").stdout.splitlines()
+    assert {row.split("\t")[1]: row.split()[-1] for row in stats} == table
+    sarif = json.loads(jaxlint("--format", "sarif", "fixtures/JAX101/seed.py").stdout)
+    names = {r["id"]: r["name"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
+    assert names == table

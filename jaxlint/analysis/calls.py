@@ -30,6 +30,7 @@ from jaxlint.analysis.syntax import (
 )
 from jaxlint.analysis.timers import COMPILE, Event
 from jaxlint.analysis.values import (
+    CALLABLES,
     INPUT,
     BenchmarkFixture,
     Func,
@@ -45,7 +46,6 @@ from jaxlint.analysis.values import (
     TimedBlock,
     TimerRead,
     Transform,
-    CALLABLES,
     Value,
     join_values,
     union_elements,

@@ -19,10 +19,10 @@ from jaxlint.analysis.syntax import (
     is_const_string,
 )
 from jaxlint.analysis.values import (
+    CALLABLES,
     Func,
     JaxVal,
     TimerRead,
-    CALLABLES,
     Value,
     join_values,
     union_elements,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from jaxlint.rules.base import FileContext, Report, Rule
 from jaxlint.rules.jax101_unsynced_timer import UnsyncedTimer
 from jaxlint.rules.jax102_unsynced_harness import UnsyncedHarness
@@ -15,4 +17,15 @@ RULES: dict[str, type[Rule]] = {
                 CompileInRegion)
 }
 
-__all__ = ["RULES", "FileContext", "Report", "Rule"]
+
+
+def rule_name(code: str) -> str:
+    """The rule's name as every front end and the README spell it: the class name in
+    kebab case (``UnsyncedTimer`` -> ``unsynced-timer``), as ruff names its rules."""
+    rule = RULES.get(code)
+    if rule is None:
+        return ""
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", rule.__name__).lower()
+
+
+__all__ = ["RULES", "FileContext", "Report", "Rule", "rule_name"]

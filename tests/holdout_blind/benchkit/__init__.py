@@ -1,0 +1,1 @@
+"""Tiny kernel benchmarking kit used by the norms paper appendix."""

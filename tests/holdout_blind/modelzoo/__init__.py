@@ -1,0 +1,1 @@
+from modelzoo.model import MLP, ResidualMLP  # noqa: F401

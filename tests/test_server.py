@@ -1,0 +1,321 @@
+"""``jaxlint server`` as an editor talks to it: a real LSP exchange over stdio with the server
+in a subprocess, framed with Content-Length headers as the protocol says. No mocks."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fixture_support import FIXTURES
+from helpers import ROOT
+
+from jaxlint import fix_source
+
+pytest.importorskip("pygls", reason="jaxlint server needs the 'server' extra")
+
+TIMEOUT = 60
+
+MISTAKE = """\
+import time
+
+import jax.numpy as jnp
+
+x = jnp.ones((256, 256))
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+print(time.perf_counter() - t0)
+"""
+
+
+class Client:
+    """The client side of the Language Server Protocol, over a subprocess's pipes."""
+
+    def __init__(self, cwd: Path, command: tuple[str, ...] = ("-m", "jaxlint", "server")
+                 ) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+        env["PYTHONPATH"] = str(ROOT)
+        self.proc = subprocess.Popen(
+            [sys.executable, *command], cwd=cwd, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.next_id = 0
+        self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.notes: list[dict[str, Any]] = []  # notifications not yet asked for
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        assert out is not None
+        while True:
+            headers = {}
+            while True:
+                line = out.readline()
+                if not line:
+                    self.inbox.put(None)
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                name, _, value = line.decode("ascii").partition(":")
+                headers[name.strip().lower()] = value.strip()
+            body = out.read(int(headers["content-length"]))
+            self.inbox.put(json.loads(body))
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        self.send({"method": method, **({"params": params} if params is not None else {})})
+
+    def _next(self) -> dict[str, Any]:
+        message = self.inbox.get(timeout=TIMEOUT)
+        assert message is not None, self._stderr()
+        return message
+
+    def _stderr(self) -> str:
+        self.proc.kill()
+        assert self.proc.stderr is not None
+        return "server ended: " + self.proc.stderr.read().decode(errors="replace")
+
+    def request(self, method: str, params: Any = None) -> Any:
+        self.next_id += 1
+        self.send({"id": self.next_id, "method": method, "params": params})
+        while True:
+            message = self._next()
+            if message.get("id") == self.next_id and "method" not in message:
+                assert "error" not in message, message["error"]
+                return message.get("result")
+            if "method" in message:
+                if "id" in message:  # a request from the server (registration...): accept
+                    self.send({"id": message["id"], "result": None})
+                else:
+                    self.notes.append(message)
+
+    def notification(self, method: str) -> dict[str, Any]:
+        for i, note in enumerate(self.notes):
+            if note["method"] == method:
+                return self.notes.pop(i)["params"]  # type: ignore[no-any-return]
+        while True:
+            message = self._next()
+            if message.get("method") == method:
+                return message["params"]  # type: ignore[no-any-return]
+            if "method" in message and "id" not in message:
+                self.notes.append(message)
+
+    def diagnostics(self, uri: str) -> list[dict[str, Any]]:
+        while True:
+            params = self.notification("textDocument/publishDiagnostics")
+            if params["uri"] == uri:
+                return params["diagnostics"]  # type: ignore[no-any-return]
+
+    def start(self, root: Path) -> dict[str, Any]:
+        result = self.request("initialize", {
+            "processId": os.getpid(), "rootUri": root.as_uri(), "capabilities": {}})
+        self.notify("initialized", {})
+        return result  # type: ignore[no-any-return]
+
+    def open(self, path: Path, text: str) -> str:
+        uri = path.as_uri()
+        self.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": text}})
+        return uri
+
+    def stop(self) -> int:
+        assert self.request("shutdown") is None
+        self.notify("exit")
+        return self.proc.wait(timeout=TIMEOUT)
+
+
+@pytest.fixture
+def client(tmp_path: Path):  # type: ignore[no-untyped-def]
+    c = Client(tmp_path)
+    yield c
+    if c.proc.poll() is None:
+        c.proc.kill()
+        c.proc.wait()
+
+
+def apply_edits(text: str, edits: list[dict[str, Any]]) -> str:
+    """Apply LSP TextEdits (positions in UTF-16 units, the protocol's default)."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(pos: dict[str, int]) -> int:
+        if pos["line"] >= len(lines):
+            return len(text)
+        line = lines[pos["line"]]
+        units = 0
+        for i, ch in enumerate(line):
+            if units >= pos["character"]:
+                return starts[pos["line"]] + i
+            units += 2 if ord(ch) > 0xFFFF else 1
+        return starts[pos["line"]] + len(line)
+
+    for edit in sorted(edits, key=lambda e: (e["range"]["start"]["line"],
+                                             e["range"]["start"]["character"]), reverse=True):
+        a, b = offset(edit["range"]["start"]), offset(edit["range"]["end"])
+        text = text[:a] + edit["newText"] + text[b:]
+    return text
+
+
+def test_server_publishes_findings_offers_fixes_hovers_and_shuts_down(
+        client: Client, tmp_path: Path) -> None:
+    caps = client.start(tmp_path)["capabilities"]
+    assert caps["hoverProvider"] and caps["codeActionProvider"]
+    path = tmp_path / "bench.py"
+    uri = client.open(path, MISTAKE)
+
+    (diag,) = client.diagnostics(uri)
+    assert diag["source"] == "jaxlint" and diag["code"] == "JAX101"
+    assert diag["range"]["start"] == {"line": 7, "character": 6}  # 8:7 on the command line
+    assert diag["message"].startswith("timer stops before JAX work finishes: `y`")
+
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": diag["range"],
+        "context": {"diagnostics": [diag]}})
+    by_title = {a["title"]: a for a in actions}
+    assert set(by_title) == {"Sync `y` before reading the clock", "Fix all jaxlint findings"}
+    sync = by_title["Sync `y` before reading the clock"]
+    assert sync["kind"] == "quickfix" and sync["diagnostics"][0]["code"] == "JAX101"
+    fixed = apply_edits(MISTAKE, sync["edit"]["changes"][uri])
+    assert fixed == fix_source(MISTAKE).source
+    assert "jax.block_until_ready(y)\nprint(time.perf_counter() - t0)" in fixed
+    assert by_title["Fix all jaxlint findings"]["kind"] == "source.fixAll.jaxlint"
+
+    # The editor asks for fix-all alone on save ("source.fixAll" in codeActionsOnSave).
+    only = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri},
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+        "context": {"diagnostics": [], "only": ["source.fixAll"]}})
+    assert [a["title"] for a in only] == ["Fix all jaxlint findings"]
+
+    hover = client.request("textDocument/hover", {
+        "textDocument": {"uri": uri}, "position": {"line": 7, "character": 10}})
+    assert hover["contents"]["kind"] == "markdown"
+    assert "**JAX101** unsynced-timer" in hover["contents"]["value"]
+    assert diag["message"] in hover["contents"]["value"]
+    assert client.request("textDocument/hover", {
+        "textDocument": {"uri": uri}, "position": {"line": 2, "character": 3}}) is None
+
+    # Typing the fix in clears the diagnostic; saving lints again.
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]})
+    assert client.diagnostics(uri) == []
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": MISTAKE}]})
+    assert [d["code"] for d in client.diagnostics(uri)] == ["JAX101"]
+    path.write_text(MISTAKE)
+    client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+    assert [d["code"] for d in client.diagnostics(uri)] == ["JAX101"]
+
+    assert client.stop() == 0
+
+
+def test_server_reads_the_configuration_of_the_documents_folder(
+        client: Client, tmp_path: Path) -> None:
+    # The editor starts the server somewhere else; the document's own project decides.
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(
+        '[tool.jaxlint]\nper-file-ignores = { "src/quiet_*" = ["JAX101"] }\n'
+        'timers = ["mylib.clock.now"]\n')
+    client.start(tmp_path)
+    quiet = client.open(project / "src" / "quiet_bench.py", MISTAKE)
+    assert client.diagnostics(quiet) == []
+    own_timer = MISTAKE.replace("import time\n", "import time\nfrom mylib.clock import now\n")
+    own_timer = own_timer.replace("time.perf_counter()", "now()")
+    loud = client.open(project / "src" / "bench.py", own_timer)
+    assert [d["code"] for d in client.diagnostics(loud)] == ["JAX101"]
+    # the same file outside the project: the configured timer is unknown there
+    outside = client.open(tmp_path / "bench.py", own_timer)
+    assert client.diagnostics(outside) == []
+    assert client.stop() == 0
+
+
+def test_server_gives_every_fixture_the_command_lines_findings_and_fixes(
+        client: Client, tmp_path: Path) -> None:
+    from jaxlint import lint_source
+
+    client.start(ROOT)
+    for name in ("JAX104/float_loss.py", "JAX105/jit_assign_module.py",
+                 "JAX102/timeit_lambda.py"):
+        path = FIXTURES / name
+        if not path.exists():
+            pytest.fail(f"fixture {name} is gone; pick another of its rule")
+        text = path.read_text()
+        uri = client.open(path, text)
+        diags = client.diagnostics(uri)
+        expected = lint_source(text, str(path))
+        assert expected, f"{name} has no finding any more; pick another of its rule"
+        assert [(d["code"], d["range"]["start"]["line"] + 1, d["range"]["start"]["character"])
+                for d in diags] == [(f.code, f.line, f.col) for f in expected]
+        for d in diags:
+            actions = client.request("textDocument/codeAction", {
+                "textDocument": {"uri": uri}, "range": d["range"],
+                "context": {"diagnostics": [d], "only": ["quickfix"]}})
+            assert actions, f"{name}: no fix offered for {d['code']}"
+            for action in actions:
+                fixed = apply_edits(text, action["edit"]["changes"][uri])
+                assert fixed != text
+                compile(fixed, name, "exec")
+                assert action["title"].endswith("(unsafe fix)") == (d["code"] in (
+                    "JAX104", "JAX105"))
+    assert client.stop() == 0
+
+
+def test_server_subcommand_without_the_extra_says_what_to_install(tmp_path: Path) -> None:
+    # A Python without pygls: a module of that name that fails to load as a missing one does.
+    (tmp_path / "pygls").mkdir()
+    (tmp_path / "pygls" / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'pygls'\", name='pygls')\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
+    proc = subprocess.run([sys.executable, "-m", "jaxlint", "server"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=TIMEOUT,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2
+    assert "'server' extra" in proc.stderr and proc.stdout == ""
+
+
+def test_python_m_jaxlint_server_serves_even_beside_a_folder_named_server(tmp_path: Path
+                                                                           ) -> None:
+    # `jaxlint server` in a folder holding a path named `server` lints that path (a path is
+    # always a path); the module entry point is never ambiguous.
+    (tmp_path / "server").mkdir()
+    c = Client(tmp_path, ("-m", "jaxlint.server"))
+    try:
+        c.start(tmp_path)
+        uri = c.open(tmp_path / "bench.py", MISTAKE)
+        assert [d["code"] for d in c.diagnostics(uri)] == ["JAX101"]
+        assert c.stop() == 0
+    finally:
+        if c.proc.poll() is None:
+            c.proc.kill()
+            c.proc.wait()
+
+
+def test_hover_shows_an_explanation_when_the_finding_carries_one() -> None:
+    from dataclasses import dataclass
+
+    from jaxlint.finding import Finding
+    from jaxlint.server import hover_text
+
+    @dataclass(frozen=True)
+    class Explained(Finding):
+        explanation: str = ""
+
+    plain = Finding("JAX101", "timer stops before JAX work finishes", 8, 6)
+    assert hover_text(plain).split("\n\n")[:2] == [
+        "**JAX101** unsynced-timer", "timer stops before JAX work finishes"]
+    why = "`y = jnp.dot(x, x)` (line 7) is dispatched after the clock starts at line 6"
+    assert why in hover_text(Explained("JAX101", "m", 8, 6, explanation=why))
