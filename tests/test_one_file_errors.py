@@ -116,5 +116,6 @@ def test_deeply_nested_notebook_json_is_the_files_error_line(tmp_path: Path, job
     result = jaxlint("--no-cache", "-j", jobs, "--fix", ".", cwd=tmp_path)
     assert "Traceback" not in result.stderr, result.stderr[-2000:]
     assert result.returncode == 2
-    assert _error_lines(result.stderr) == ["deep.ipynb: error: too deeply nested to analyse"]
+    (line,) = _error_lines(result.stderr)
+    assert line.startswith("deep.ipynb: error: ") and "nested" in line, line
     assert "Fixed 1 finding." in result.stderr
