@@ -181,7 +181,7 @@ def evaluate(labels, results):
 
 def summarise(rows):
     stats = defaultdict(lambda: dict(m=0, m_hit=0, m_region=0, m_code=0,
-                                     c=0, c_hit=0, c_region=0))
+                                     c=0, c_hit=0, c_region=0, c_unsynced=0))
     for r in rows:
         lab = r["label"]
         for key in (f"{lab['project']} {fetch.short_ref(fetch.ref_of(lab))}", "ALL"):
@@ -195,6 +195,7 @@ def summarise(rows):
                 s["c"] += 1
                 s["c_hit"] += bool(r["at_line"])
                 s["c_region"] += bool(r["in_region"])
+                s["c_unsynced"] += any(f["code"] != "JAX104" for f in r["at_line"])
     return stats
 
 
@@ -226,15 +227,19 @@ def report(all_labels, rows, unlabelled, errors, timings, stats, version, comman
       f"({n_m} mistakes, {n_c} correct); {n_unscored} in files jaxlint could not check\n")
     w("Hit = a finding of any JAX code at the labelled stop line. In region = a finding "
       "anywhere from the region's start read to its stop read (looser; JAX105 reports at the "
-      "compiling call). Code = a finding in the region has the labelled code.\n")
-    w("| project | mistakes found (hit) | found (in region) | right code | correct sites flagged (hit) | flagged (in region) |")
-    w("| --- | --- | --- | --- | --- | --- |")
+      "compiling call). Code = a finding in the region has the labelled code. Unsynced = "
+      "flagged at the stop line by a finding that says work is unfinished (any code but "
+      "JAX104, which says the region is synced through a host copy; the labels count a host "
+      "read as a sync).\n")
+    w("| project | mistakes found (hit) | found (in region) | right code | correct sites flagged (hit) | flagged (in region) | flagged unsynced (hit) |")
+    w("| --- | --- | --- | --- | --- | --- | --- |")
     keys = sorted(k for k in stats if k != "ALL") + ["ALL"]
     for k in keys:
         s = stats[k]
         name = "**overall**" if k == "ALL" else k
         w(f"| {name} | {pct(s['m_hit'], s['m'])} | {pct(s['m_region'], s['m'])} | "
-          f"{pct(s['m_code'], s['m'])} | {pct(s['c_hit'], s['c'])} | {pct(s['c_region'], s['c'])} |")
+          f"{pct(s['m_code'], s['m'])} | {pct(s['c_hit'], s['c'])} | {pct(s['c_region'], s['c'])} | "
+          f"{pct(s['c_unsynced'], s['c'])} |")
     w("")
 
     def site(lab):

@@ -119,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-index", action="store_true",
                    help="analyse each file alone, without what the modules it imports from "
                    "the project export")
+    p.add_argument("--explain", metavar="PATH:LINE",
+                   help="explain the findings at this line (in a notebook PATH:CELL:LINE): "
+                   "the timed region, the JAX work still running at the stop and why it is "
+                   "JAX work")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
     p.add_argument("--version", action="version", version=f"jaxlint {__version__}")
     return p
@@ -430,6 +434,13 @@ def _main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--show-fixes shows fixes in --format text, concise or full, not "
                      f"{args.format} ('json' says which findings have one; 'sarif' always "
                      "carries them)")
+    explain_at: tuple[int | None, int] | None = None
+    if args.explain is not None:
+        target, explain_at = _explain_target(args.explain, parser)
+        if args.paths or args.fix or args.diff:
+            parser.error("--explain takes one PATH:LINE and no other paths, --fix or --diff")
+        args.paths = [target]
+        args.no_cache = True
     run = Run()
     files: list[tuple[str, Config]] = []
     try:
@@ -451,10 +462,43 @@ def _main(argv: Sequence[str] | None = None) -> int:
     _check_all(files, args, resolver, run)
     if run.interrupted:
         return _interrupted(run, args)
+    if explain_at is not None:
+        return _explain(run, explain_at)
     failed = _report(run, args)
     if failed is not None:
         return failed
     return _status(run, args)
+
+
+def _explain_target(text: str, parser: argparse.ArgumentParser
+                    ) -> tuple[str, tuple[int | None, int]]:
+    """``PATH:LINE`` or ``PATH:CELL:LINE`` (a notebook's cell, from 1)."""
+    parts = text.rsplit(":", 2)
+    try:
+        if len(parts) == 3 and parts[1].strip().removeprefix("cell ").isdigit():
+            return parts[0], (int(parts[1].strip().removeprefix("cell ")), int(parts[2]))
+        path, line = text.rsplit(":", 1)
+        return path, (None, int(line))
+    except ValueError:
+        parser.error(f"--explain wants PATH:LINE (or PATH:CELL:LINE), not {text!r}")
+        raise  # not reached: error() exits
+
+
+def _explain(run: Run, at: tuple[int | None, int]) -> int:
+    """Print each finding at the line with its evidence; 0 if there is one."""
+    for message in run.errors:
+        print(message, file=sys.stderr)
+    cell, line = at
+    found = [f for f in run.findings if f.line == line and (cell is None or f.cell == cell)]
+    for f in found:
+        print(f"{output.printable(f.location)}: {f.code} {output.printable(f.message)}")
+        for text in (f.explanation or "(no further evidence recorded)").splitlines():
+            print("    " + output.printable(text))
+    if not found:
+        where = f"cell {cell}, line {line}" if cell is not None else f"line {line}"
+        print(f"jaxlint: no finding at {where}", file=sys.stderr)
+        return EXIT_ERROR if run.errors else EXIT_FINDINGS
+    return EXIT_CLEAN
 
 
 def _status(run: Run, args: argparse.Namespace) -> int:

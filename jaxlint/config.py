@@ -311,7 +311,8 @@ class Resolver:
         """Where the cache lives: beside the configuration the current folder uses, or in
         the current folder; None (no cache) when that folder is not safe to write to."""
         config = self.for_folder(self.cwd)
-        folder = os.path.dirname(os.path.abspath(config.source)) if config.source else self.cwd
+        # "." rather than the absolute current folder: messages about it stay short
+        folder = os.path.dirname(os.path.abspath(config.source)) if config.source else os.curdir
         why = untrusted(folder)
         if why is None:
             return folder

@@ -193,7 +193,8 @@ def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings:
             region = (lines[0], lines[-1]) if lines else None
             plan = report.plan
             finding = Finding(code, report.message, line, col, plan is not None, region, path,
-                              unsafe=plan is not None and plan.unsafe)
+                              unsafe=plan is not None and plan.unsafe,
+                              explanation=report.explanation)
             out.append((finding, plan))
     out.sort(key=lambda fp: fp[0].sort_key())
     return out

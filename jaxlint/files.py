@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import errno
+import fnmatch
 import os
+import re
 import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -76,6 +78,64 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+_SIMPLE = re.compile(r"[^/!#\\\s]+/?")  # a name or glob: no slash inside, no escape
+
+
+class _Patterns:
+    """One list of gitignore patterns. Names and globs without a slash (the whole default
+    list) are matched against each part of the path with one regular expression, which is
+    what they mean in gitignore; the rest, or any list with a ``!`` pattern (order matters
+    then), goes to pathspec. A walk asks for every entry, and pathspec tries its patterns one
+    by one."""
+
+    def __init__(self, lines: tuple[str, ...]) -> None:
+        simple = all(_SIMPLE.fullmatch(p) and "**" not in p for p in lines)
+        self.spec: Any = None
+        self.any_entry: re.Pattern[str] | None = None
+        self.folders: re.Pattern[str] | None = None
+        if not simple:
+            import pathspec  # here: most runs of the pre-commit hook name files, not folders
+
+            self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
+            return
+        names = [fnmatch.translate(p) for p in lines if not p.endswith("/")]
+        folders = [fnmatch.translate(p[:-1]) for p in lines if p.endswith("/")]
+        self.any_entry = re.compile("|".join(names)) if names else None
+        self.folders = re.compile("|".join(names + folders)) if names or folders else None
+
+    def match_file(self, rel: str, floor: str | None = None) -> bool:
+        """Whether ``rel`` (``/``-separated, ending in ``/`` for a folder) or a folder
+        above it is matched; with ``floor`` (a folder above ``rel``, ending in ``/``), as if
+        the walk had started there: what matches ``floor`` or a folder above it is not
+        counted."""
+        if self.spec is not None:
+            return bool(_last_match(self.spec, rel, floor))
+        is_dir = rel.endswith("/")
+        *above, last = rel.rstrip("/").split("/")
+        if floor is not None:
+            del above[:floor.count("/")]
+        folders = self.folders
+        if folders is not None and any(folders.match(part) for part in above):
+            return True
+        entry = folders if is_dir else self.any_entry
+        return entry is not None and entry.match(last) is not None
+
+
+def _last_match(spec: Any, rel: str, floor: str | None) -> bool | None:
+    """gitignore's answer for ``rel`` (True: ignored, False: re-included, None: no pattern
+    matches); with ``floor``, patterns that match ``floor`` do not count (so inside a named
+    ``gen/`` that ``gen/`` excludes, a deeper ``gen/gen/`` is not left out by that pattern
+    either: a corner this approximation gives up, for patterns with a slash only)."""
+    if floor is None:
+        return spec.check_file(rel).include  # type: ignore[no-any-return]
+    result = None
+    for pattern in spec.patterns:
+        if (pattern.include is not None and pattern.match_file(rel) is not None
+                and pattern.match_file(floor) is None):
+            result = pattern.include
+    return result
+
+
 class Excluder:
     """Which paths are left out: ``exclude`` and ``extend-exclude`` (from the configuration
     that governs each folder, relative to its file; from the command line, relative to the
@@ -103,49 +163,64 @@ class Excluder:
     def _spec(self, lines: Sequence[str]) -> Any:
         key = tuple(lines)
         if key not in self._specs:
-            import pathspec  # here: most runs of the pre-commit hook name files, not folders
-
-            self._specs[key] = pathspec.GitIgnoreSpec.from_lines(key)
+            self._specs[key] = _Patterns(key)
         return self._specs[key]
 
     @staticmethod
     def _relative(path: str, base: str, is_dir: bool) -> str | None:
-        rel = os.path.relpath(path, base)
-        if rel == "." or rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        """``path`` relative to ``base`` (both absolute and normalised), None if not below it.
+        A string test, not os.path.relpath: this runs for every entry of a walk."""
+        prefix = base if base.endswith(os.sep) else base + os.sep
+        if not path.startswith(prefix):
             return None
-        return rel.replace(os.sep, "/") + ("/" if is_dir else "")
+        rel = path[len(prefix):]
+        if os.sep != "/":  # pragma: no cover - Windows
+            rel = rel.replace(os.sep, "/")
+        return rel + ("/" if is_dir else "")
 
-    def _matches(self, patterns: Sequence[str], base: str, path: str, is_dir: bool) -> bool:
+    def _matches(self, patterns: Sequence[str], base: str, path: str, is_dir: bool,
+                 floor: str | None) -> bool:
         if not patterns:
             return False
         rel = self._relative(path, base, is_dir)
-        if rel is None:  # outside the patterns' folder: only names without a slash apply
+        if rel is None:
+            if self._relative(base, path, True) is not None or base == path:
+                return False  # the patterns' own folder or one above it
+            # outside the patterns' folder: only names without a slash apply
             rel = os.path.basename(path) + ("/" if is_dir else "")
             patterns = [p for p in patterns if "/" not in p.rstrip("/")]
-        return bool(self._spec(patterns).match_file(rel))
+            floor = None
+        return self._spec(patterns).match_file(
+            rel, None if floor is None else self._relative(floor, base, True))
 
-    def excluded(self, path: str, is_dir: bool) -> bool:
+    def excluded(self, path: str, is_dir: bool, floor: str | None = None) -> bool:
+        """Whether ``path`` is left out. ``floor``: an absolute folder above ``path`` that
+        was named on the command line although excluded; walking it, only what matches
+        below it counts (as ruff does), so ``jaxlint build/`` still skips ``build/venv``.
+        """
         path = os.path.abspath(path)
         config = self.config_for(os.path.dirname(path))
+        root = config.root if os.path.isabs(config.root) else os.path.abspath(config.root)
         if self.exclude is not None:
-            if self._matches(self.exclude, self.cwd, path, is_dir):
+            if self._matches(self.exclude, self.cwd, path, is_dir, floor):
                 return True
         elif self._matches(config.exclude if config.exclude is not None else DEFAULT_EXCLUDE,
-                           config.root, path, is_dir):
+                           root, path, is_dir, floor):
             return True
-        if (self._matches(config.extend_exclude, config.root, path, is_dir)
-                or self._matches(self.extend_exclude, self.cwd, path, is_dir)):
+        if (self._matches(config.extend_exclude, root, path, is_dir, floor)
+                or self._matches(self.extend_exclude, self.cwd, path, is_dir, floor)):
             return True
         respect = (self.respect_gitignore if self.respect_gitignore is not None
                    else config.respect_gitignore)
-        return respect and self._gitignored(path, is_dir)
+        return respect and self._gitignored(path, is_dir, floor)
 
-    def _gitignored(self, path: str, is_dir: bool) -> bool:
+    def _gitignored(self, path: str, is_dir: bool, floor: str | None) -> bool:
         result = None
         for base, spec in self._gitignore_levels(os.path.dirname(path)):
             rel = self._relative(path, base, is_dir)
             if rel is not None:
-                include = spec.check_file(rel).include
+                below = None if floor is None else self._relative(floor, base, True)
+                include = _last_match(spec, rel, below)
                 if include is not None:
                     result = include
         return bool(result)
@@ -178,14 +253,18 @@ class Excluder:
         except (OSError, ConfigError):
             return []  # no such file (the usual case), or not one git would read either
         lines = [line for line in text.splitlines() if line.strip()]
-        return [(base, self._spec(lines))] if lines else []
+        if not lines:
+            return []
+        import pathspec  # a .gitignore may use anything git accepts: always pathspec's matcher
+
+        return [(base, pathspec.GitIgnoreSpec.from_lines(lines))]
 
 
-def _walk(root: str, excluder: Excluder | None = None, whole: bool = False
+def _walk(root: str, excluder: Excluder | None = None, floor: str | None = None
           ) -> Iterator[tuple[str, str] | PathError]:
     """The ``*.py`` and ``*.ipynb`` files under ``root`` with their real paths, sorted, then
-    the walk's errors. What ``excluder`` excludes is left out; without one, the default
-    folders; ``whole``: only version control data and virtual environments.
+    the walk's errors. What ``excluder`` excludes (below ``floor``, see Excluder.excluded)
+    is left out; without one, the default folders.
 
     Symlinked folders are not entered (no loops, nothing outside the tree). A symlinked file
     is checked only if it points at a file inside ``root``, and under its own name only when
@@ -197,20 +276,18 @@ def _walk(root: str, excluder: Excluder | None = None, whole: bool = False
     found: list[tuple[str, str, bool]] = []  # (path, real path, is a symlink)
     walk_errors: list[OSError] = []
     for dirpath, dirnames, filenames in os.walk(root, onerror=walk_errors.append):
-        if whole:
-            dirnames[:] = sorted(d for d in dirnames if not _always_skip(dirpath, d))
-        elif excluder is None:
+        if excluder is None:
             dirnames[:] = sorted(d for d in dirnames if not _skip_dir(dirpath, d))
         else:
             dirnames[:] = sorted(
                 d for d in dirnames if not _always_skip(dirpath, d)
-                and not excluder.excluded(os.path.join(dirpath, d), True))
+                and not excluder.excluded(os.path.join(dirpath, d), True, floor))
         real_dir = os.path.realpath(dirpath)
         for name in sorted(filenames):
             if not name.endswith((".py", ".ipynb")):
                 continue
             full = os.path.normpath(os.path.join(dirpath, name))
-            if excluder is not None and not whole and excluder.excluded(full, False):
+            if excluder is not None and excluder.excluded(full, False, floor):
                 continue
             try:
                 mode = os.lstat(full).st_mode
@@ -240,8 +317,8 @@ def discover(paths: list[str], excluder: Excluder | None = None,
     the path the walk found it by.
 
     With ``excluder``, what it excludes is left out of folders; a path named here is checked
-    even if excluded (a named folder that is excluded is searched whole, skipping only
-    version control data and virtual environments), unless ``force_exclude``.
+    even if excluded (in a named folder that is excluded, only what matches below it is left
+    out), unless ``force_exclude``.
     """
     seen: set[str] = set()
     for root in paths:
@@ -251,10 +328,12 @@ def discover(paths: list[str], excluder: Excluder | None = None,
             items: Iterator[tuple[str, str] | PathError] = iter(
                 [(root, os.path.realpath(root))])
         elif os.path.isdir(root):
-            whole = excluder is not None and excluder.excluded(root, True)
-            if whole and force_exclude:
-                continue
-            items = _walk(root, excluder, whole)
+            floor = None
+            if excluder is not None and excluder.excluded(root, True):
+                if force_exclude:
+                    continue
+                floor = os.path.abspath(root)
+            items = _walk(root, excluder, floor)
         else:
             try:
                 os.stat(root)

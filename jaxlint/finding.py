@@ -25,6 +25,8 @@ class Finding:
     path: str = field(default="<string>", compare=False)
     unsafe: bool = False
     cell: int | None = None  # in a notebook: the cell (from 1); ``line`` is within it
+    # the evidence (``--explain``): the region, the work still running and why it is work
+    explanation: str | None = field(default=None, compare=False)
 
     @property
     def fix_applicability(self) -> str | None:

@@ -196,6 +196,8 @@ def _row(f: Finding) -> dict[str, Any]:
            "fix": f.fix_applicability}
     if f.cell is not None:
         row["cell"] = f.cell
+    if f.explanation is not None:
+        row["explanation"] = f.explanation
     return row
 
 
@@ -260,6 +262,9 @@ def _full(findings: list[Finding], sources: Sources | None, fixed: Mapping[str, 
         out.append(_header(f, "[*] " if _applied(f, unsafe_fixes) else "", paint))
         if text is not None:
             out.extend(_snippet(f, text, paint))
+        if f.explanation:
+            out.extend("  = " + printable(line) if j == 0 else "    " + printable(line)
+                       for j, line in enumerate(f.explanation.splitlines()))
         last_of_file = i + 1 == len(findings) or findings[i + 1].path != f.path
         if last_of_file and text is not None and f.path in fixed:
             out.extend(_fix_lines(f.path, text, fixed[f.path], paint))

@@ -85,6 +85,10 @@ def test_named_paths_are_checked_even_when_excluded_unless_force_exclude(private
     write(private, "pyproject.toml", '[tool.jaxlint]\nextend-exclude = ["generated"]\n')
     write(private, "generated/b.py")
     write(private, "generated/deeper/c.py")
+    write(private, "generated/build/d.py")  # still left out: build/ is excluded below it
+    git_init(private)
+    write(private, ".gitignore", "generated/\n*_skip.py\n")
+    write(private, "generated/e_skip.py")
     assert jaxlint(".", cwd=private).returncode == 0
     assert reported(jaxlint("generated/b.py", cwd=private)) == ["generated/b.py"]
     assert reported(jaxlint("generated", cwd=private)) == ["generated/b.py",
@@ -95,6 +99,17 @@ def test_named_paths_are_checked_even_when_excluded_unless_force_exclude(private
     stdin = jaxlint("--force-exclude", "--fix", "--stdin-filename", "generated/b.py",
                     cwd=private, input=MISTAKE)
     assert (stdin.returncode, stdin.stdout) == (0, MISTAKE)
+
+
+def test_a_project_folder_named_like_an_excluded_one_is_searched_as_usual(
+        private: Path) -> None:
+    project = private / "env"  # "env" is in the default list
+    write(project, "pyproject.toml", '[tool.jaxlint]\nextend-exclude = ["gen"]\n')
+    write(project, "a.py")
+    write(project, "build/b.py")
+    write(project, "gen/c.py")
+    assert reported(jaxlint(".", cwd=project)) == ["a.py"]
+    assert reported(jaxlint("env", cwd=private)) == ["env/a.py"]
 
 
 def test_gitignore_is_respected_in_a_git_repository(private: Path) -> None:
@@ -213,8 +228,8 @@ def test_no_cache_in_a_folder_others_can_write(private: Path) -> None:
     (shared / ".jaxlint_cache").mkdir()
     result = jaxlint("a.py", cwd=shared)
     assert result.returncode == 1
-    assert (f"jaxlint: warning: ignoring {shared / '.jaxlint_cache'}: its folder is writable "
-            "by other users") in result.stderr
+    assert ("jaxlint: warning: ignoring ./.jaxlint_cache: its folder is writable by other "
+            "users") in result.stderr
     assert list((shared / ".jaxlint_cache").iterdir()) == []
     shared.chmod(0o755)
     jaxlint("a.py", cwd=shared)
@@ -332,3 +347,35 @@ def test_a_fifo_or_device_as_configuration_never_hangs(private: Path) -> None:
     big = jaxlint(".", cwd=private)
     assert big.returncode == 2
     assert big.stderr == f"jaxlint: error: {fifo}: larger than 1024 KiB\n"
+
+
+# --- the matcher ----------------------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::FutureWarning")  # re's note on pathspec's "[[" regexes
+def test_simple_patterns_match_as_pathspec_does() -> None:
+    """Names and globs without a slash (the default list) skip pathspec for speed; on any
+    such patterns and any path they must answer as pathspec's gitignore matcher does."""
+    import pathspec
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from jaxlint.files import _Patterns
+
+    part = st.text(alphabet="ab.-_", min_size=1, max_size=3).filter(lambda p: p not in (".", ".."))
+    glob = st.text(alphabet="ab.*?[]", min_size=1, max_size=4)
+    pattern = st.builds(lambda g, slash: g + ("/" if slash else ""), glob, st.booleans())
+    path = st.builds(lambda parts, folder: "/".join(parts) + ("/" if folder else ""),
+                     st.lists(part, min_size=1, max_size=4), st.booleans())
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(pattern, min_size=1, max_size=4), path)
+    def agree(patterns: list[str], rel: str) -> None:
+        fast = _Patterns(tuple(patterns))
+        try:
+            reference = pathspec.GitIgnoreSpec.from_lines(patterns)
+        except Exception:  # noqa: BLE001 - a glob pathspec rejects ("[" alone): not a case
+            return
+        assert fast.match_file(rel) == bool(reference.match_file(rel)), (patterns, rel)
+
+    agree()

@@ -148,7 +148,12 @@ def test_full_shows_context_caret_and_the_files_fix_once() -> None:
         "   |       ^ JAX101\n"
         " 9 |\n"
         "10 |\n"
-        "   |"
+        "   |\n"
+        "  = The clock is started at line 6 and read again at line 8.\n"
+        "    JAX work dispatched after the start and still running at the stop:\n"
+        "      line 7: `jnp.dot(x, x)`: `jax.numpy.dot` dispatches device work\n"
+        "    Its results are held by `y`; waiting for them waits for all of it (the device "
+        "runs work in order)."
     )
     # Tabs are expanded in the line and before the caret alike.
     assert second.startswith(f"b.py:14:9: JAX101 [*] {findings[1].message}\n")

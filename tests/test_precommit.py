@@ -130,8 +130,8 @@ def test_manifest_is_valid() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     hooks = {h["id"]: h for h in yaml.safe_load(manifest.read_text())}
     assert set(hooks) == {"jaxlint", "jaxlint-fix"}
-    assert hooks["jaxlint"]["entry"] == "jaxlint"
-    assert hooks["jaxlint-fix"]["entry"] == "jaxlint --fix"
+    assert hooks["jaxlint"]["entry"] == "jaxlint --force-exclude"
+    assert hooks["jaxlint-fix"]["entry"] == "jaxlint --fix --force-exclude"
     for hook in hooks.values():
         assert hook["language"] == "python"
         assert hook.get("pass_filenames", True) is True
@@ -217,3 +217,15 @@ def test_a_staged_file_named_like_a_subcommand_is_linted_not_run(project: Path,
     assert re.search(r"^verify:11:\d+: JAX101 ", out, re.M), out
     assert re.search(r"^rule:11:\d+: JAX101 ", out, re.M), out
     assert not (project / "ran.txt").exists()
+
+
+def test_staged_files_the_configuration_excludes_are_not_checked(project: Path,
+                                                                 home: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.jaxlint]\nextend-exclude = ["gen/"]\n')
+    stage(project, home, {"pyproject.toml": (project / "pyproject.toml").read_text(),
+                          "gen/bad.py": MISTAKE, "bad.py": MISTAKE})
+    result = pre_commit(project, home, "run", "jaxlint", "--all-files")
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert FINDING.search(out), out
+    assert "gen/bad.py" not in out

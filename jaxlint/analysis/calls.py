@@ -145,6 +145,7 @@ class Calls:
         values = [v for _, _, v in args]
         if isinstance(callee, JaxCallable):
             self._note_call(callee, node, st)
+            self.why[node] = ("jitted", callee.origin)
             result = self._dispatch(node, values, st)
             if callee.synced:
                 self._sync(result, st)
@@ -164,21 +165,26 @@ class Calls:
         if isinstance(callee, Instance):
             call = callee.klass.members.get("__call__")
             if isinstance(call, JaxCallable):
+                self.why[node] = ("jitted", call.origin)
                 return self._dispatch(node, values, st)
             if isinstance(call, Func):
                 return self._call_func(call, node, args, callee, st)
             return None
         if isinstance(callee, LibObject):
             if any(isinstance(v, JaxVal) for v in values):
+                self.why[node] = ("library", None)
                 return self._dispatch(node, values, st)
             return LibObject()
         if isinstance(callee, BenchmarkFixture):
             self._harness(node, node, args, st, fixture=True)
+            return None
+        if callee is None and any(isinstance(v, JaxVal) for v in values):
+            return self._opaque()  # an unknown function (a parameter) given JAX values
         return None
 
     def _call_ref(self: FlowAnalysis, q: str, node: cst.Call, st: State) -> Value:
         kind = self._classify(q)
-        if kind is CallKind.UNKNOWN and (st.reads or self._timing_harness):
+        if kind is CallKind.UNKNOWN and (st.reads or self._timing_harness or self._under_timer):
             known = self._from_index(q)
             if known is not None:
                 return self._call_value(known, node, st)
@@ -222,6 +228,7 @@ class Calls:
                                  static_names=argnames)
             return first
         if kind is CallKind.WORK:
+            self.why[node] = ("api", q)
             return self._dispatch(node, values, st)
         if kind is CallKind.HOST:
             for v in jax_args:
@@ -247,8 +254,11 @@ class Calls:
             return None
         if names.is_jax_library(q):
             if jax_args:
+                self.why[node] = ("api", q)
                 return self._dispatch(node, values, st)
             return LibObject()
+        if kind is CallKind.UNKNOWN and jax_args and not q.startswith("builtins."):
+            return self._opaque()  # what an unknown function makes of JAX values
         return None
 
     def _call_method(self: FlowAnalysis, base: Value, attr: str, base_key: str | None,
@@ -275,7 +285,7 @@ class Calls:
                 return None
             if attr in names.INERT_ATTRIBUTES:
                 return None
-            return self._dispatch(node, [base, *values], st)
+            return self._operate(node, [base, *values], st)
         if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
             self._put(base_key, values, st)
             return None
@@ -307,6 +317,7 @@ class Calls:
                 return self._call_func(member, node, args, base, st)
             if isinstance(member, JaxCallable):
                 self._note_call(member, node, st, bound=True)
+                self.why[node] = ("jitted", member.origin)
                 return self._dispatch(node, values, st)
             return None
         if isinstance(base, Klass):
@@ -492,7 +503,16 @@ class Calls:
                    args: list[tuple[str | None, str, Value]], self_value: Value,
                    st: State) -> Value:
         params = self._bind_params(fn, args, self_value)
-        summary = self._call_function(fn, params)
+        # A function called while a clock runs is analysed with the project index too: the
+        # sync or the work it hides may come from another module (``unreplicate_and_get``).
+        timed = bool(st.reads) and not self._under_timer
+        if timed:
+            self._under_timer += 1
+        try:
+            summary = self._call_function(fn, params)
+        finally:
+            if timed:
+                self._under_timer -= 1
         if summary.generator:
             return summary.result
         values = [v for _, _, v in args]
@@ -509,6 +529,8 @@ class Calls:
                              isinstance(summary.result, TimerRead), st)
         if reading is not None:
             return reading
+        if summary.work:
+            self.why[node] = ("helper", fn.node)
         if summary.waits or summary.waits_by_transfer:
             if summary.work:
                 result = self._dispatch(node, values, st)
@@ -584,7 +606,7 @@ class Calls:
         generator = isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node)
         # The memo key: the function, what it closes over, and what each parameter holds
         # (JAX values as one kind).
-        key = (fn.node, self.closure_key(fn),
+        key = (fn.node, self.closure_key(fn), self._under_timer > 0,
                tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
                             key=lambda kv: kv[0])))
         if key in self._memo:

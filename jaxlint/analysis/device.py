@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from jaxlint.analysis.state import State
-from jaxlint.analysis.timers import IDLE
+from jaxlint.analysis.timers import IDLE, SYNCED
 from jaxlint.analysis.values import (
     EMPTY,
     JaxVal,
@@ -55,6 +55,17 @@ class Device:
                 deps = deps | v.origin | v.deps
         return JaxVal(tick, frozenset({site}), deps)
 
+    def _operate(self: FlowAnalysis, site: Site, inputs: Sequence[Value], st: State) -> JaxVal:
+        """An operation on values (``y @ y``, ``y[0]``, ``y.sum()``): device work when one
+        of them is known to be a JAX value; on results of unknown functions only, another
+        such result."""
+        if all(v.opaque for v in inputs if isinstance(v, JaxVal)):
+            return self._opaque()
+        return self._dispatch(site, inputs, st)
+
+    def _opaque(self: FlowAnalysis) -> JaxVal:
+        return JaxVal(self._now, opaque=True)
+
     def _sync(self: FlowAnalysis, value: Value, st: State, transfer: bool = False,
               site: Site | None = None) -> None:
         """Wait for ``value`` (and, in dispatch order, everything before it).
@@ -79,6 +90,8 @@ class Device:
                     del st.transferred[work]
         if site is not None and not transfer and not waited and (st.pending or st.transferred):
             self.frame.events.append((self._tick(), site, IDLE))
+        elif site is not None and not transfer and waited:
+            self.frame.events.append((self._tick(), site, SYNCED))
 
     def _sync_all(self: FlowAnalysis, st: State, transfer: bool = False,
                   site: Site | None = None) -> None:

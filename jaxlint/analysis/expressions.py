@@ -98,7 +98,7 @@ class Expressions:
             self._sync(right, st, transfer=True)
             return None
         if isinstance(left, JaxVal) or isinstance(right, JaxVal):
-            return self._dispatch(node, [left, right], st)
+            return self._operate(node, [left, right], st)
         return None
 
     def _eval_UnaryOperation(self: FlowAnalysis, node: cst.UnaryOperation, st: State) -> Value:
@@ -107,7 +107,7 @@ class Expressions:
             self._truth(value, st)
             return None
         if isinstance(value, JaxVal):
-            return self._dispatch(node, [value], st)
+            return self._operate(node, [value], st)
         return None
 
     @staticmethod
@@ -127,14 +127,24 @@ class Expressions:
         return join_values(left, right)
 
     def _eval_Comparison(self: FlowAnalysis, node: cst.Comparison, st: State) -> Value:
-        values = [self._eval(node.left, st)]
+        # An elapsed time compared right away (``time.time() - start > timeout``, a polling
+        # loop's test) is a deadline, not a measurement: it makes no region.
+        self._comparing += 1
+        try:
+            values = [self._eval(node.left, st)]
+        finally:
+            self._comparing -= 1
         array_op = False
         for target in node.comparisons:
-            values.append(self._eval(target.comparator, st))
+            self._comparing += 1
+            try:
+                values.append(self._eval(target.comparator, st))
+            finally:
+                self._comparing -= 1
             if not isinstance(target.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)):
                 array_op = True
         if array_op and any(isinstance(v, JaxVal) for v in values):
-            return self._dispatch(node, values, st)
+            return self._operate(node, values, st)
         return None
 
     def _eval_Subscript(self: FlowAnalysis, node: cst.Subscript, st: State) -> Value:
@@ -161,7 +171,7 @@ class Expressions:
             if len(keys) == 1 and isinstance(keys[0], cst.Integer):
                 return replace(base, uncovered=base.uncovered | base.origin)
             return base
-        return self._dispatch(node, [base], st)
+        return self._operate(node, [base], st)
 
     def _elements(self: FlowAnalysis, node: cst.Tuple | cst.List | cst.Set, st: State) -> Value:
         values = [self._eval(e.value, st) for e in node.elements]

@@ -97,11 +97,17 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.bare: dict[Site, cst.Expr] = {}
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
+        # Why a site is JAX work, for explanations: ("jitted", the node that made the
+        # function), ("api", qualified name), ("helper", the function's node), ("library",
+        # None); sites not here operate on JAX values (``y @ y``, ``y[0]``).
+        self.why: dict[Site, tuple[str, object]] = {}
         self.harnesses: dict[cst.Call, HarnessUse] = {}
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed
         # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
         self._last_elements: list[Value] | None = None
         self._timing_harness = 0  # > 0 while interpreting what a harness times
+        self._comparing = 0  # > 0 while evaluating the operands of a comparison
+        self._under_timer = 0  # > 0 while analysing a call made with a clock running
         self._memo: dict[tuple[object, ...], Summary] = {}
         self._active: set[tuple[object, ...]] = set()
         self._frames: list[Frame] = []
@@ -145,6 +151,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._journal.clear()
         self._bound_at.clear()
         self.transfer_where.clear()
+        self.why.clear()
         self.harnesses.clear()
         self._memo.clear()
         self._active.clear()

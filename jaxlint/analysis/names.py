@@ -95,6 +95,7 @@ INERT_ATTRIBUTES = frozenset(
         "aval",
         "delete",
         "is_deleted",
+        "is_ready",
         "copy_to_host_async",
         "addressable_shards",
         "global_shards",

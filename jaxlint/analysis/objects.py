@@ -103,7 +103,7 @@ class Objects:
                       st: State) -> Value:
         if isinstance(base, JaxVal):
             if attr in names.WORK_ATTRIBUTES:
-                return self._dispatch(node, [base], st)
+                return self._operate(node, [base], st)
             if attr in names.INERT_ATTRIBUTES:
                 return None
             return base  # a field of a pytree (state.params) or ``.at``

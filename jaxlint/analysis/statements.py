@@ -160,7 +160,7 @@ class Statements:
             left = self._eval(small.target, st)
             right = self._eval(small.value, st)
             if isinstance(left, JaxVal) or isinstance(right, JaxVal):
-                result: Value = self._dispatch(small, [left, right], st)
+                result: Value = self._operate(small, [left, right], st)
             else:
                 result = None
             self._bind(small.target, result, st)

@@ -31,7 +31,8 @@ from jaxlint.analysis.values import (
 )
 
 Event = tuple[int, Site, int]  # (tick, site, kind)
-COMPILE, IDLE = 0, 1
+# a first (compiling) call; a sync that waited for nothing; a sync that waited for work
+COMPILE, IDLE, SYNCED = 0, 1, 2
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
@@ -123,6 +124,7 @@ class Region:
     compiled: frozenset[Site]  # first calls of jitted functions (they compile) in the region
     idle_syncs: frozenset[Site]  # syncs in the region that waited for none of its work
     snapshot: Snapshot
+    syncs: frozenset[Site] = frozenset()  # real syncs in the region that waited for work
 
 
 class Timers:
@@ -136,6 +138,8 @@ class Timers:
         return TimerRead(frozenset({node}))
 
     def _pair(self: FlowAnalysis, stop: Site, start: Site) -> None:
+        if self._comparing:
+            return  # a deadline (``time.time() - t0 > 30``), not a measurement
         self.pairs.add((stop, start))
         self._pair_log.append((stop, start))
 
@@ -249,5 +253,5 @@ class Timers:
             out.append(Region(stop, frozenset(starts), self.where[stop],
                               inside(snap.pending, starts), inside(snap.transferred, starts),
                               snap.events_in(starts, COMPILE), snap.events_in(starts, IDLE),
-                              snap))
+                              snap, snap.events_in(starts, SYNCED)))
         return out

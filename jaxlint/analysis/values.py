@@ -39,6 +39,10 @@ class JaxVal:
     deps: frozenset[Site] = EMPTY
     container: bool = False
     uncovered: frozenset[Site] = EMPTY
+    # what an unknown function gave back for JAX values: probably a JAX value made by then
+    # (waiting for it waits for all work before it), but operations on it are not known to
+    # be device work (it may be a NumPy array or a number)
+    opaque: bool = False
 
     def covers(self, site: Site, tick: int) -> bool:
         """Whether waiting for this value waits for ``site``, last dispatched at ``tick``."""
@@ -197,7 +201,8 @@ def join_jax(a: JaxVal, b: JaxVal) -> JaxVal:
     """A value that is ``a`` on some paths and ``b`` on others, or a pytree of both: waiting
     for it waits for what either one covers."""
     return JaxVal(max(a.tick, b.tick), a.origin | b.origin, a.deps | b.deps,
-                  a.container or b.container, _still_uncovered(a, b) | _still_uncovered(b, a))
+                  a.container or b.container, _still_uncovered(a, b) | _still_uncovered(b, a),
+                  a.opaque and b.opaque)
 
 
 def union_jax(values: Iterable[Value]) -> JaxVal | None:

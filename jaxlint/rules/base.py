@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
@@ -14,12 +15,13 @@ from jaxlint.analysis import FixPlan, FlowAnalysis
 @dataclass(frozen=True)
 class Report:
     """A rule's finding before it has a path and a position: the node it is about and,
-    when the rule can fix it, the fix."""
+    when the rule can fix it, the fix; ``explanation``: the evidence, for ``--explain``."""
 
     node: cst.CSTNode
     message: str
     plan: FixPlan | None = None
     region: tuple[cst.CSTNode, ...] = ()
+    explanation: str | None = None
 
 
 class FileContext:
@@ -37,6 +39,74 @@ class FileContext:
     def code(self, node: cst.CSTNode, limit: int = 60) -> str:
         text = " ".join(self.module.code_for_node(node).split())
         return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# A region whose code names compilation (``compile_time = time.time() - t0``,
+# ``print(f"first call (incl. compile): ...")``) times it on purpose.
+COMPILE_WORDS = re.compile(
+    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|warm[\s_-]*up|jit[\s_-]*time|"
+    r"trac(e|ing)[\s_-]*time", re.IGNORECASE)
+
+
+def labelled_as_compile(ctx: FileContext, region: object) -> bool:
+    """Whether the statements that read the region's clock say it includes compilation."""
+    from jaxlint.analysis import Region
+
+    assert isinstance(region, Region)
+    where = ctx.flow.where
+    nodes = [region.where.node, *(where[s].node for s in region.starts if s in where)]
+    return any(COMPILE_WORDS.search(ctx.code(n, 400)) for n in nodes
+               if isinstance(n, cst.BaseSmallStatement))
+
+
+MAX_EXPLAINED = 6  # work sites listed in an explanation; the rest are counted
+
+
+def why_work(ctx: FileContext, site: cst.CSTNode) -> str:
+    """Why the analysis counts ``site`` as JAX work, in a few words, with where it came from."""
+    kind, detail = ctx.flow.why.get(site, ("op", None))
+    if kind == "jitted":
+        if isinstance(detail, cst.FunctionDef):
+            return (f"`{detail.name.value}` is a jitted function (decorated at line "
+                    f"{ctx.line(detail)})")
+        if isinstance(detail, cst.CSTNode) and ctx.line(detail):
+            return (f"it calls the function made by `{ctx.code(detail, 40)}` at line "
+                    f"{ctx.line(detail)}")
+        return "it calls a jitted function"
+    if kind == "api":
+        return f"`{detail}` dispatches device work"
+    if kind == "helper" and isinstance(detail, (cst.FunctionDef, cst.Lambda)):
+        name = detail.name.value if isinstance(detail, cst.FunctionDef) else "lambda"
+        return (f"it calls `{name}` (line {ctx.line(detail)}), which dispatches JAX work and "
+                "returns without waiting for it")
+    if kind == "library":
+        return "a JAX library object computes on the JAX values it is given"
+    return "an operation on a JAX value dispatches device work"
+
+
+def explain_sites(ctx: FileContext, sites: frozenset[cst.CSTNode] | set[cst.CSTNode],
+                  heading: str) -> list[str]:
+    """``heading`` and one line per site (in source order): where and why it is work."""
+    placed = sorted((s for s in sites if ctx.line(s)), key=lambda s: ctx.line_of[s])
+    out = [heading]
+    for site in placed[:MAX_EXPLAINED]:
+        out.append(f"  line {ctx.line(site)}: `{ctx.code(site, 50)}`: {why_work(ctx, site)}")
+    if len(placed) > MAX_EXPLAINED:
+        out.append(f"  ... and {len(placed) - MAX_EXPLAINED} more")
+    return out
+
+
+def region_heading(ctx: FileContext, region: object) -> str:
+    from jaxlint.analysis import Region
+
+    assert isinstance(region, Region)
+    if region.stop in region.starts:
+        return (f"The timer at line {ctx.line(region.stop)} reads the clock when its block "
+                "starts and again when it ends.")
+    starts = sorted(ctx.line(s) for s in region.starts if ctx.line(s))
+    start = f"line {starts[0]}" if len(starts) == 1 else (
+        "lines " + ", ".join(map(str, starts)) if starts else "an earlier read")
+    return f"The clock is started at {start} and read again at line {ctx.line(region.stop)}."
 
 
 def sync_call_text(exprs: tuple[str, ...]) -> str:

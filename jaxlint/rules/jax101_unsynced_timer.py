@@ -2,8 +2,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import libcst as cst
+
 from jaxlint.analysis.plans import sync_before_stop
-from jaxlint.rules.base import FileContext, Report, Rule, still_computing, sync_call_text
+from jaxlint.rules.base import (
+    FileContext,
+    Report,
+    Rule,
+    explain_sites,
+    labelled_as_compile,
+    region_heading,
+    still_computing,
+    sync_call_text,
+)
 
 
 class UnsyncedTimer(Rule):
@@ -43,10 +54,32 @@ class UnsyncedTimer(Rule):
     def check(self, ctx: FileContext) -> Iterator[Report]:
         for region in ctx.flow.regions():
             if not region.unsynced or region.idle_syncs:
+                continue
+            if region.compiled and labelled_as_compile(ctx, region):
+                # It times a first call on purpose: compiling is synchronous, so the clock
+                # read after it measures the compilation the region is named for.
                 continue  # synced, or synced on the wrong value (JAX103)
             plan = sync_before_stop(ctx.flow, region, ctx.line_of)
             yield Report(region.stop, self.MESSAGE.format(detail=describe(ctx, region, plan)),
-                         plan, (*region.starts, region.stop))
+                         plan, (*region.starts, region.stop), explain(ctx, region, plan))
+
+
+def explain(ctx: FileContext, region: object, plan: object, idle: object = None) -> str:
+    """The evidence of a JAX101/JAX103 finding: the region, each piece of work still
+    running at the stop and why it is JAX work, what holds it, and the idle sync."""
+    from jaxlint.analysis import FixPlan, Region
+
+    assert isinstance(region, Region)
+    lines = [region_heading(ctx, region)]
+    lines += explain_sites(ctx, region.unsynced,
+                           "JAX work dispatched after the start and still running at the stop:")
+    if isinstance(plan, FixPlan) and plan.synced_exprs:
+        lines.append("Its results are held by " + ", ".join(f"`{e}`" for e in plan.synced_exprs)
+                     + "; waiting for them waits for all of it (the device runs work in order).")
+    if isinstance(idle, cst.CSTNode):
+        lines.append(f"The sync at line {ctx.line(idle)} (`{ctx.code(idle, 40)}`) waits for "
+                     "values made before the start, so none of this work is waited for.")
+    return "\n".join(lines)
 
 
 def describe(ctx: FileContext, region: object, plan: object) -> str:

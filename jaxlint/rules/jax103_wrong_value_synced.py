@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from jaxlint.analysis.plans import sync_before_stop
 from jaxlint.rules.base import FileContext, Report, Rule
-from jaxlint.rules.jax101_unsynced_timer import describe
+from jaxlint.rules.jax101_unsynced_timer import describe, explain
 
 
 class WrongValueSynced(Rule):
@@ -50,4 +50,5 @@ class WrongValueSynced(Rule):
             plan = sync_before_stop(ctx.flow, region, ctx.line_of)
             message = self.MESSAGE.format(synced=ctx.code(wrong, 40), line=ctx.line(wrong),
                                           detail=describe(ctx, region, plan))
-            yield Report(region.stop, message, plan, (*region.starts, region.stop))
+            yield Report(region.stop, message, plan, (*region.starts, region.stop),
+                         explain(ctx, region, plan, wrong))

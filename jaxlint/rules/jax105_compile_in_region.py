@@ -5,7 +5,14 @@ from collections.abc import Iterator
 import libcst as cst
 
 from jaxlint.analysis.plans import warm_up_before_start
-from jaxlint.rules.base import FileContext, Report, Rule
+from jaxlint.rules.base import (
+    FileContext,
+    Report,
+    Rule,
+    labelled_as_compile,
+    region_heading,
+    why_work,
+)
 
 
 class CompileInRegion(Rule):
@@ -50,9 +57,18 @@ class CompileInRegion(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Report]:
         for region in ctx.flow.regions():
+            if region.compiled and labelled_as_compile(ctx, region):
+                continue  # compilation is what it times
             for call in sorted(region.compiled, key=lambda n: ctx.line_of.get(n, (0, 0))):
                 if not isinstance(call, cst.Call):
                     continue
                 plan = warm_up_before_start(ctx.flow, region, call, ctx.line_of)
+                why = why_work(ctx, call)
+                explanation = "\n".join([
+                    region_heading(ctx, region),
+                    f"line {ctx.line(call)}: `{ctx.code(call, 50)}`: {why}.",
+                    "No call of it with these static arguments comes before the start on "
+                    "every path that reaches it, so this call traces and compiles it.",
+                ])
                 yield Report(call, self.MESSAGE.format(func=ctx.code(call.func, 40)), plan,
-                             (*region.starts, region.stop))
+                             (*region.starts, region.stop), explanation)

@@ -1,0 +1,66 @@
+"""Every finding carries its evidence, and users see it: ``--explain PATH:LINE``, the json
+``explanation`` field and ``--format full``."""
+
+from __future__ import annotations
+
+import json
+
+from fixture_support import fixture_files
+from helpers import run
+
+from jaxlint import lint_source
+
+
+def jaxlint(*args: str):  # type: ignore[no-untyped-def]
+    import sys
+
+    return run(sys.executable, "-m", "jaxlint", "--no-cache", *args)
+
+
+def test_every_fixture_finding_is_explained() -> None:
+    seen = set()
+    for path in fixture_files():
+        for f in lint_source(path.read_bytes(), str(path)):
+            seen.add(f.code)
+            assert f.explanation, (path.name, f.line, f.code)
+            # the evidence names the place of the work it is about
+            assert "line " in f.explanation, (path.name, f.explanation)
+    assert seen == {"JAX101", "JAX102", "JAX103", "JAX104", "JAX105"}
+
+
+def test_explain_names_the_work_and_why_it_is_jax_work() -> None:
+    proc = jaxlint("--explain", "fixtures/JAX101/callables_in_dict.py:25")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("fixtures/JAX101/callables_in_dict.py:25:14: JAX101 ")
+    text = proc.stdout
+    assert "started at line 23 and read again at line 25" in text
+    assert "line 24: `step(w, g)`: it calls the function made by `jax.jit(sgd)` at line 16" in text
+    assert "held by `w2`" in text
+
+
+def test_explain_a_helper_and_a_wrong_sync() -> None:
+    proc = jaxlint("--explain", "fixtures/JAX103/syncs_elsewhere.py:30")
+    assert proc.returncode == 0, proc.stderr
+    assert "`update` is a jitted function (decorated at line 11)" in proc.stdout
+    assert "The sync at line 29 (`wait_all(params)`) waits for values made before the start" \
+        in proc.stdout
+
+
+def test_explain_a_line_without_finding_says_so() -> None:
+    proc = jaxlint("--explain", "fixtures/JAX101/callables_in_dict.py:3")
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr.strip() == "jaxlint: no finding at line 3"
+    bad = jaxlint("--explain", "fixtures/JAX101/callables_in_dict.py")
+    assert bad.returncode == 2 and "--explain wants PATH:LINE" in bad.stderr
+
+
+def test_json_and_full_carry_the_explanation() -> None:
+    rows = json.loads(jaxlint("--format", "json", "fixtures/JAX105/static_argument_value.py"
+                              ).stdout)
+    assert [r["line"] for r in rows] == [23, 28]
+    assert all("traces and compiles it" in r["explanation"] for r in rows)
+    full = jaxlint("--format", "full", "fixtures/JAX101/timer_context_manager.py").stdout
+    assert "  = The timer at line 47 reads the clock when its block starts and again when it " \
+        "ends." in full
