@@ -231,15 +231,16 @@ def report(all_labels, rows, unlabelled, errors, timings, stats, version, comman
       "flagged at the stop line by a finding that says work is unfinished (any code but "
       "JAX104, which says the region is synced through a host copy; the labels count a host "
       "read as a sync).\n")
-    w("| project | mistakes found (hit) | found (in region) | right code | correct sites flagged (hit) | flagged (in region) | flagged unsynced (hit) |")
+    w("| project | mistakes found (hit) | found (in region) | right code | "
+      "correct sites flagged (hit) | flagged (in region) | flagged unsynced (hit) |")
     w("| --- | --- | --- | --- | --- | --- | --- |")
     keys = sorted(k for k in stats if k != "ALL") + ["ALL"]
     for k in keys:
         s = stats[k]
         name = "**overall**" if k == "ALL" else k
         w(f"| {name} | {pct(s['m_hit'], s['m'])} | {pct(s['m_region'], s['m'])} | "
-          f"{pct(s['m_code'], s['m'])} | {pct(s['c_hit'], s['c'])} | {pct(s['c_region'], s['c'])} | "
-          f"{pct(s['c_unsynced'], s['c'])} |")
+          f"{pct(s['m_code'], s['m'])} | {pct(s['c_hit'], s['c'])} | "
+          f"{pct(s['c_region'], s['c'])} | {pct(s['c_unsynced'], s['c'])} |")
     w("")
 
     def site(lab):

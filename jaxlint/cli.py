@@ -11,7 +11,7 @@ import tokenize
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jaxlint import __version__, output
 from jaxlint.codes import CODES
@@ -40,6 +40,16 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 TERMINAL_FORMATS = ("text", "concise", "full")
 
+# The default -j 0 analyses files in one process unless there are at least this many bytes to
+# analyse: a worker process first imports libcst and the analysis (a few hundred ms), which
+# the bundled fixtures (150 files, 85 KB) never won back on 2 cores, while 1.3 MB of them and
+# the benchmark corpus ran 1.4x-1.5x faster on two (benchmarks/RESULTS.md, "One process or
+# several", from benchmarks/jobs.py).
+PARALLEL_MIN_BYTES = 512 * 1024
+# Progress on a terminal's stderr only when this many files are to be analysed (a second or
+# more); fewer finish before a progress line could be read.
+PROGRESS_MIN_FILES = 20
+
 SUBCOMMANDS = {
     "verify": "run scripts before and after the fix and compare what they measure "
     "(the only command that executes code)",
@@ -59,6 +69,16 @@ def _codes(text: str) -> list[str]:
 
 def _patterns(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per core) or more, not {n}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -111,8 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stdin-filename", metavar="PATH",
                    help="read the source from stdin and report it as PATH (for editors); "
                    "with --fix, the fixed source is written to stdout and findings to stderr")
-    p.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
-                   help="files analysed in parallel (default: one process per core; 1: none)")
+    p.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
+                   help="processes analysing files in parallel, at most one per core and "
+                   "file (default 0: one per core when there is enough to analyse, else one)")
     p.add_argument("--no-cache", action="store_true",
                    help=f"do not read or write the cache ({CACHE_DIRNAME}/ beside the "
                    "configuration, or in the current folder)")
@@ -522,7 +543,7 @@ def _interrupted(run: Run, args: argparse.Namespace) -> int:
         if k:
             _say(f"jaxlint: interrupted; fixed {run.fixed} finding{'s' if run.fixed != 1 else ''}"
                  f" in {k} file{'s' if k != 1 else ''} before that: "
-                 + ", ".join(sorted(run.fixed_files)))
+                 + output.printable(", ".join(sorted(run.fixed_files))))
         else:
             _say("jaxlint: interrupted; no file was changed.")
     else:
@@ -594,8 +615,9 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
                     cache = Cache(folder, settings)
                 except CacheRefused as exc:
                     use_cache = False
-                    print(f"jaxlint: warning: not using the cache: "
-                          f"{os.path.join(folder, CACHE_DIRNAME)} {exc}", file=sys.stderr)
+                    print(output.printable(f"jaxlint: warning: not using the cache: "
+                                           f"{os.path.join(folder, CACHE_DIRNAME)} {exc}"),
+                          file=sys.stderr)
         if cache is not None:
             from jaxlint.project import import_roots
 
@@ -606,11 +628,12 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
                 results[i] = Run(findings=hit)
                 continue
         todo.append((i, path, data, key, config))
-    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    jobs = _processes(args.jobs, todo)
+    progress = _Progress(len(todo), enabled=not args.quiet)
     done: dict[int, Run] = {}  # position in todo -> its results
     try:
-        if jobs > 1 and len(todo) > 1:
-            _check_in_pool(todo, args, min(jobs, len(todo)), done)
+        if jobs > 1:
+            _check_in_pool(todo, args, jobs, done, progress)
         else:
             modules: dict[str, dict[str, object]] = {}
             for n, (_, path, data, _, config) in enumerate(todo):
@@ -618,8 +641,10 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
                 # (see _interrupt_deferred) arrives with the file's record filled in.
                 done[n] = Run()
                 _check_file(path, args, done[n], config, modules, data)
+                progress.step()
     except KeyboardInterrupt:
         run.interrupted = True  # report what was done before it (and cache none of it)
+    progress.close()
     for n, one in done.items():
         i, path, _, key, _ = todo[n]
         results[i] = one
@@ -632,7 +657,8 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
 
 
 def _check_in_pool(todo: list[tuple[int, str, bytes, str | None, Config]],
-                   args: argparse.Namespace, workers: int, done: dict[int, Run]) -> None:
+                   args: argparse.Namespace, workers: int, done: dict[int, Run],
+                   progress: _Progress) -> None:
     """Check ``todo`` in worker processes, filling ``done``. On Ctrl-C, files not started
     are dropped, files in hand are finished, and their results are kept before it goes on."""
     from concurrent.futures import ProcessPoolExecutor
@@ -656,6 +682,7 @@ def _check_in_pool(todo: list[tuple[int, str, bytes, str | None, Config]],
                    for _, path, data, _, config in todo]
         for n, ((_, path, _, _, _), future) in enumerate(zip(todo, futures)):
             collect(n, path, future)
+            progress.step()
     except KeyboardInterrupt:
         pool.shutdown(wait=True, cancel_futures=True)
         for n, ((_, path, _, _, _), future) in enumerate(zip(todo, futures)):
@@ -664,6 +691,57 @@ def _check_in_pool(todo: list[tuple[int, str, bytes, str | None, Config]],
         raise
     finally:
         pool.shutdown(wait=True)
+
+
+def _processes(jobs: int, todo: Sequence[tuple[Any, ...]]) -> int:
+    """How many processes analyse ``todo``: ``jobs`` (0: one per core, or one alone when
+    there is too little to analyse for workers to pay off), at most one per file and core."""
+    cores = _cores()
+    if jobs == 0:
+        if sum(len(item[2]) for item in todo) < PARALLEL_MIN_BYTES:
+            return 1
+        jobs = cores
+    return max(1, min(jobs, cores, len(todo)))
+
+
+def _cores() -> int:
+    """The cores this process may run on (a container's or taskset's share, not the
+    machine's)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+class _Progress:
+    """``checking 12/40 files`` on a terminal's stderr, redrawn in place at most ten times a
+    second and erased at the end; nothing when stderr is not a terminal or the run is
+    short."""
+
+    def __init__(self, total: int, enabled: bool = True) -> None:
+        import time
+
+        self.total, self.done = total, 0
+        self.on = (enabled and total >= PROGRESS_MIN_FILES and sys.stderr.isatty()
+                   and os.environ.get("TERM") != "dumb")
+        self.clock = time.monotonic
+        self.shown = float("-inf")
+        if self.on:
+            self._draw()
+
+    def _draw(self) -> None:
+        sys.stderr.write(f"\rjaxlint: checking {self.done}/{self.total} files")
+        sys.stderr.flush()
+        self.shown = self.clock()
+
+    def step(self) -> None:
+        self.done += 1
+        if self.on and self.clock() - self.shown >= 0.1:
+            self._draw()
+
+    def close(self) -> None:
+        if self.on:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 def _stdin(args: argparse.Namespace, resolver: Resolver, excluder: Excluder, run: Run) -> int:

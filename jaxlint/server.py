@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
 import re
 import sys
 from collections.abc import Sequence
@@ -33,10 +32,11 @@ from pygls.workspace.position_codec import ServerTextPosition
 
 from jaxlint import __version__
 from jaxlint.codes import CODES
-from jaxlint.config import Config, ConfigError, check_codes
-from jaxlint.config import discover as discover_config
+from jaxlint.config import Config, ConfigError, Resolver
 from jaxlint.errors import SourceError
+from jaxlint.files import Excluder
 from jaxlint.finding import Finding
+from jaxlint.settings import Settings, for_file
 
 SOURCE = "jaxlint"
 FIX_ALL = lsp.CodeActionKind.SourceFixAll + ".jaxlint"  # "source.fixAll.jaxlint"
@@ -55,6 +55,7 @@ class _Result:
     # (code, line, col) of a finding -> (what its fix syncs, the text with its fix alone)
     fixes: dict[tuple[str, int, int], tuple[tuple[str, ...], str]]
     problem: str | None = None  # a file-level error (too complex to analyse, ...)
+    warnings: tuple[str, ...] = ()  # configurations ignored for safety, as the CLI warns
 
 
 class JaxlintServer(LanguageServer):
@@ -65,6 +66,7 @@ class JaxlintServer(LanguageServer):
         # What the project's other modules export, shared by every document; dropped when
         # any document is saved, since a saved module may export something new.
         self.modules: dict[str, dict[str, object]] = {}
+        self.warned: set[str] = set()
 
     def result(self, doc: TextDocument) -> _Result:
         text = doc.source
@@ -78,36 +80,49 @@ def _path(doc: TextDocument) -> str:
     return to_fs_path(doc.uri) or doc.uri
 
 
-def _config(path: str) -> Config:
-    """The configuration the command line uses for ``path``: the nearest pyproject.toml
-    with a ``[tool.jaxlint]`` table, looking upward from the file's folder."""
-    config = discover_config(os.path.dirname(os.path.abspath(path)))
-    check_codes([*(config.select or ()), *config.ignore,
-                 *(c for _, codes in config.per_file_ignores for c in codes)],
-                list(CODES), config.source or "configuration")
-    return config
+@dataclass
+class _Scope:
+    """How the command line treats the file at a path: the settings it is analysed with, or
+    None when it is left out (an exclude, .gitignore, a notebook) or cannot be (a bad
+    configuration, in ``problem``)."""
+
+    settings: Settings | None
+    problem: str | None = None
+    warnings: tuple[str, ...] = ()
+
+
+def _scope(path: str, modules: dict[str, dict[str, object]]) -> _Scope:
+    # Looked up afresh for each lint (a few stat calls): the server runs for hours, and a
+    # pyproject.toml or .gitignore edited meanwhile must count at once.
+    warnings: list[str] = []
+    resolver = Resolver(warn=warnings.append, known=list(CODES))
+    try:
+        config: Config = resolver.for_file(path)
+        # As the flake8 plugin does (--force-exclude): the editor names the file.
+        excluded = Excluder(resolver.for_folder).excluded(path, False)
+    except ConfigError as exc:
+        return _Scope(None, f"configuration error: {exc}", tuple(warnings))
+    if excluded or path.endswith(".ipynb"):
+        return _Scope(None, None, tuple(warnings))
+    return _Scope(for_file(path, config, modules), None, tuple(warnings))
 
 
 def _lint(doc: TextDocument, text: str, modules: dict[str, dict[str, object]]) -> _Result:
-    from jaxlint.cli import settings_for
     from jaxlint.engine import fix_each
 
     path = _path(doc)
-    if path.endswith(".ipynb"):
-        return _Result(text, [], {})
+    scope = _scope(path, modules)
+    if scope.settings is None:
+        return _Result(text, [], {}, scope.problem, scope.warnings)
     try:
-        config = _config(path)
-    except ConfigError as exc:
-        return _Result(text, [], {}, f"configuration error: {exc}")
-    settings = settings_for(path, config, modules=modules)
-    try:
-        findings, fixes = fix_each(text, path, settings)
+        findings, fixes = fix_each(text, path, scope.settings)
     except SourceError as exc:
         if exc.message.startswith(_SYNTAX):
-            return _Result(text, [], {})
-        return _Result(text, [], {}, exc.message)
+            return _Result(text, [], {}, None, scope.warnings)
+        return _Result(text, [], {}, exc.message, scope.warnings)
     return _Result(text, findings,
-                   {_key(f.finding): (f.plan.synced_exprs, str(f.source)) for f in fixes})
+                   {_key(f.finding): (f.plan.synced_exprs, str(f.source)) for f in fixes},
+                   None, scope.warnings)
 
 
 def _key(f: Finding) -> tuple[str, int, int]:
@@ -194,7 +209,8 @@ def hover_text(f: Finding) -> str:
     parts = [f"**{f.code}** {rule_name(f.code)}", f.message]
     explanation = getattr(f, "explanation", None)
     if explanation:
-        parts.append(str(explanation))
+        # its lines are lines: Markdown joins lines unless each ends with two spaces
+        parts.append("  \n".join(line.strip() for line in str(explanation).splitlines()))
     parts.append(f"`jaxlint rule {f.code}` explains the rule.")
     return "\n\n".join(parts)
 
@@ -208,6 +224,10 @@ def build_server() -> JaxlintServer:
     def publish(ls: JaxlintServer, uri: str) -> None:
         doc = ls.workspace.get_text_document(uri)
         result = ls.result(doc)
+        for line in result.warnings:
+            if line not in ls.warned:  # once, not on every keystroke
+                ls.warned.add(line)
+                ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Warning, line))
         diagnostics = [_diagnostic(doc, f) for f in result.findings]
         if result.problem is not None:
             diagnostics.append(lsp.Diagnostic(
@@ -288,14 +308,15 @@ def build_server() -> JaxlintServer:
 def _fix_all(doc: TextDocument, text: str, modules: dict[str, dict[str, object]]
              ) -> str | None:
     """What ``jaxlint --fix`` would write for this document (safe fixes only)."""
-    from jaxlint.cli import settings_for
     from jaxlint.engine import fix_source
 
     path = _path(doc)
+    scope = _scope(path, modules)
+    if scope.settings is None:
+        return None
     try:
-        result = fix_source(text, path, settings=settings_for(path, _config(path),
-                                                              modules=modules))
-    except (SourceError, ConfigError):
+        result = fix_source(text, path, settings=scope.settings)
+    except SourceError:
         return None
     return str(result.source)
 

@@ -113,7 +113,10 @@ def test_json_format(tmp_path: Path) -> None:
     assert rows == [{
         "path": "bench.py", "line": 8, "col": 7, "code": "JAX101",
         "message": rows[0]["message"], "fixable": True, "fix": "safe",
+        "explanation": rows[0]["explanation"],
     }]
+    assert "line 7: `jnp.dot(x, x)`: `jax.numpy.dot` dispatches device work" \
+        in rows[0]["explanation"]
     assert "jax.block_until_ready(y)" in rows[0]["message"]
 
 

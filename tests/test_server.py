@@ -16,7 +16,7 @@ import pytest
 from fixture_support import FIXTURES
 from helpers import ROOT
 
-from jaxlint import fix_source
+from jaxlint import fix_source, lint_source
 
 pytest.importorskip("pygls", reason="jaxlint server needs the 'server' extra")
 
@@ -204,6 +204,11 @@ def test_server_publishes_findings_offers_fixes_hovers_and_shuts_down(
     assert hover["contents"]["kind"] == "markdown"
     assert "**JAX101** unsynced-timer" in hover["contents"]["value"]
     assert diag["message"] in hover["contents"]["value"]
+    explanation = lint_source(MISTAKE)[0].explanation
+    assert explanation and "line 7: `jnp.dot(x, x)`" in explanation
+    for line in explanation.splitlines():  # the evidence, one line each
+        assert line.strip() + ("  \n" if line != explanation.splitlines()[-1] else "") in \
+            hover["contents"]["value"]
     assert client.request("textDocument/hover", {
         "textDocument": {"uri": uri}, "position": {"line": 2, "character": 3}}) is None
 
@@ -244,8 +249,6 @@ def test_server_reads_the_configuration_of_the_documents_folder(
 
 def test_server_gives_every_fixture_the_command_lines_findings_and_fixes(
         client: Client, tmp_path: Path) -> None:
-    from jaxlint import lint_source
-
     client.start(ROOT)
     for name in ("JAX104/float_loss.py", "JAX105/jit_assign_module.py",
                  "JAX102/timeit_lambda.py"):
@@ -305,17 +308,108 @@ def test_python_m_jaxlint_server_serves_even_beside_a_folder_named_server(tmp_pa
 
 
 def test_hover_shows_an_explanation_when_the_finding_carries_one() -> None:
-    from dataclasses import dataclass
-
     from jaxlint.finding import Finding
     from jaxlint.server import hover_text
 
-    @dataclass(frozen=True)
-    class Explained(Finding):
-        explanation: str = ""
-
     plain = Finding("JAX101", "timer stops before JAX work finishes", 8, 6)
-    assert hover_text(plain).split("\n\n")[:2] == [
-        "**JAX101** unsynced-timer", "timer stops before JAX work finishes"]
-    why = "`y = jnp.dot(x, x)` (line 7) is dispatched after the clock starts at line 6"
-    assert why in hover_text(Explained("JAX101", "m", 8, 6, explanation=why))
+    assert hover_text(plain).split("\n\n") == [
+        "**JAX101** unsynced-timer", "timer stops before JAX work finishes",
+        "`jaxlint rule JAX101` explains the rule."]
+    why = "The clock is started at line 6.\n  line 7: `jnp.dot(x, x)` dispatches device work"
+    assert ("The clock is started at line 6.  \nline 7: `jnp.dot(x, x)` dispatches device work"
+            in hover_text(Finding("JAX101", "m", 8, 6, explanation=why)))
+
+
+PROJECT = {
+    "pyproject.toml": """\
+[tool.jaxlint]
+timers = ["myclock.now"]
+jax-work = ["kernels.launch"]
+ignore = ["JAX104"]
+per-file-ignores = { "legacy/*" = ["JAX101"] }
+extend-exclude = ["generated/"]
+""",
+    ".gitignore": "out/\n",
+    "pkg/__init__.py": "",
+    "pkg/ops.py": """\
+import jax
+import jax.numpy as jnp
+
+
+def step(x):
+    return jnp.dot(x, x)
+
+
+def sync(tree):
+    return jax.block_until_ready(tree)
+""",
+    "pkg/bench.py": """\
+import time
+
+import jax.numpy as jnp
+from kernels import launch
+from myclock import now
+
+from pkg.ops import step, sync
+
+x = jnp.ones((64, 64))
+t0 = time.perf_counter()
+y = step(x)
+print(time.perf_counter() - t0)
+
+t0 = time.perf_counter()
+y = step(x)
+sync(y)
+print(time.perf_counter() - t0)
+
+start = now()
+out = launch(3)
+elapsed = now() - start
+
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+print(float(y.sum()), time.perf_counter() - t0)
+""",
+    "legacy/old.py": MISTAKE,
+    "generated/gen.py": MISTAKE,
+    "out/built.py": MISTAKE,
+    "sub/pyproject.toml": '[tool.jaxlint]\nselect = ["JAX105"]\n',
+    "sub/quiet.py": MISTAKE,
+    "loud.py": MISTAKE,
+}
+
+
+def test_server_cli_and_flake8_agree_on_a_configured_project(client: Client,
+                                                              tmp_path: Path) -> None:
+    # Configuration per file, the project index (step() in pkg/ops.py does JAX work, sync()
+    # waits), configured timers and work, ignores, excludes and .gitignore: the editor sees
+    # what the command line and flake8 print.
+    from helpers import flake8, jaxlint
+
+    project = tmp_path / "project"
+    project.mkdir()
+    project.chmod(0o755)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    for name, text in PROJECT.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    cli = jaxlint(".", cwd=project)
+    assert cli.returncode == 1, cli.stderr
+    expected = sorted(line.split(": ")[0] + " " + line.split(": ")[1].split()[0]
+                      for line in cli.stdout.splitlines())
+    assert expected == ["loud.py:8:7 JAX101", "pkg/bench.py:12:7 JAX101",
+                        "pkg/bench.py:21:11 JAX101"]
+    plugin = flake8("--select", "JAX", ".", cwd=project)
+    assert sorted(line.removeprefix("./").split(": ")[0] + " " + line.split(": ")[1].split()[0]
+                  for line in plugin.stdout.splitlines()) == expected
+
+    client.start(project)
+    got = []
+    for name in PROJECT:
+        if name.endswith(".py"):
+            uri = client.open(project / name, PROJECT[name])
+            got += [f"{name}:{d['range']['start']['line'] + 1}:"
+                    f"{d['range']['start']['character'] + 1} {d['code']}"
+                    for d in client.diagnostics(uri)]
+    assert sorted(got) == expected
+    assert client.stop() == 0

@@ -108,6 +108,30 @@ def jaxlint_env(args: list[str], cwd: Path, env: dict[str, str]):  # type: ignor
                           capture_output=True, text=True, timeout=300)
 
 
+def test_progress_goes_to_a_terminals_stderr_for_long_runs_only(tmp_path: Path) -> None:
+    from helpers import ROOT
+
+    # A long run: every fixture, each analysed (no cache).
+    long = ["--no-cache", "-j1", "--exit-zero", str(ROOT / "fixtures")]
+    status, out, err = on_a_terminal(long, tmp_path, stdout_tty=False, stderr_tty=True)
+    assert status == 0
+    assert re_search(r"\r\S*\s*checking \d+/\d+ files", err), repr(err[:300])
+    assert "\r\x1b[K" in err  # the progress line is erased before the summary
+    assert "checking" not in out
+    # stderr not a terminal: no progress, the summary alone
+    piped = jaxlint_env(long, tmp_path, {})
+    assert "checking" not in piped.stderr and "\r" not in piped.stderr
+    # a short run on a terminal: nothing but the summary
+    (tmp_path / "bench.py").write_text(MISTAKE)
+    _, _, short = on_a_terminal(["--no-cache", "bench.py"], tmp_path, stdout_tty=False,
+                                stderr_tty=True)
+    assert "checking" not in short
+
+
+def re_search(pattern: str, text: str) -> bool:
+    import re
+
+    return re.search(pattern, text) is not None
 
 
 def test_output_file_holds_what_stdout_would(tmp_path: Path) -> None:
@@ -167,6 +191,28 @@ def test_show_fixes_with_text_and_concise(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "--show-fixes" in refused.stderr
 
 
+def test_jobs_is_validated_and_zero_means_auto(tmp_path: Path) -> None:
+    (tmp_path / "bench.py").write_text(MISTAKE)
+    for bad in ("-1", "two"):
+        result = jaxlint("-j", bad, "bench.py", cwd=tmp_path)
+        assert result.returncode == 2 and "-j/--jobs" in result.stderr
+    expected = jaxlint("-j", "1", "--no-cache", "bench.py", cwd=tmp_path).stdout
+    for ok in ("0", "64"):
+        result = jaxlint("-j", ok, "--no-cache", "bench.py", cwd=tmp_path)
+        assert result.returncode == 1 and result.stdout == expected
+
+
+def test_processes_at_most_files_and_cores_and_one_for_small_runs() -> None:
+    from jaxlint.cli import PARALLEL_MIN_BYTES, _cores, _processes
+
+    cores = _cores()
+    small = [(i, f"f{i}.py", b"x" * 100, None) for i in range(50)]
+    big = [(i, f"f{i}.py", b"x" * PARALLEL_MIN_BYTES, None) for i in range(3)]
+    assert _processes(0, small) == 1
+    assert _processes(0, big) == min(cores, 3)
+    assert _processes(5, small[:2]) == min(cores, 2)
+    assert _processes(1000, small) == cores
+    assert _processes(0, []) == 1
 
 
 def test_names_cannot_forge_terminal_or_ci_output(tmp_path: Path) -> None:
@@ -193,3 +239,13 @@ def test_names_cannot_forge_terminal_or_ci_output(tmp_path: Path) -> None:
     assert annotation.count("::") == 2
     rows = json.loads(jaxlint("--no-cache", "--format", "json", ".", cwd=tmp_path).stdout)
     assert rows[0]["path"] == "x::warning file=y.py,line=1::z.py"
+
+
+def test_error_lines_escape_names_too(tmp_path: Path) -> None:
+    if os.name == "nt":
+        return
+    (tmp_path / "a\x1b]0;owned\x07b.py").write_bytes(b"x = 1\0\n")
+    result = jaxlint("--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    (line, *_) = result.stderr.splitlines()
+    assert line == "a\\x1b]0;owned\\x07b.py: error: binary file (contains NUL bytes), skipped"

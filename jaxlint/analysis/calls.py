@@ -16,7 +16,7 @@ import libcst as cst
 
 from jaxlint.analysis import names
 from jaxlint.analysis.names import CallKind
-from jaxlint.analysis.state import State
+from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     YieldFinder,
     all_params,
@@ -70,6 +70,7 @@ class Summary:
     reads: frozenset[Site] = frozenset()  # timer reads it makes (its own and its callees')
     pairs: frozenset[tuple[Site, Site]] = frozenset()  # (stop, start) pairs it makes
     generator: bool = False  # a generator function: calling it runs nothing yet
+    made: frozenset[Site] = frozenset()  # jitted functions (by origin) made by each call
     waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
     args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
 
@@ -253,10 +254,14 @@ class Calls:
                 self._sync(v, st, transfer=True)
             return None
         if names.is_jax_library(q):
+            if q.rsplit(".", 1)[-1][:1].isupper():
+                # a class of the library (``MCMC(kernel, ...)``, ``nnx.Linear(...)``): an
+                # object whose methods compute, not work in itself
+                return LibObject(q)
             if jax_args:
                 self.why[node] = ("api", q)
                 return self._dispatch(node, values, st)
-            return LibObject()
+            return LibObject(q)
         if kind is CallKind.UNKNOWN and jax_args and not q.startswith("builtins."):
             return self._opaque()  # what an unknown function makes of JAX values
         return None
@@ -314,6 +319,18 @@ class Calls:
         if isinstance(base, Instance):
             member = base.klass.members.get(attr)
             if isinstance(member, Func):
+                overrides = self._overrides(base.klass, attr) if self.is_abstract(member) else []
+                if overrides:
+                    # an abstract method: what the subclasses' implementations do, on any path
+                    paths = []
+                    result: Value = None
+                    for impl, sub in overrides:
+                        path = st.copy()
+                        result = join_values(result, self._call_func(impl, node, args,
+                                                                     Instance(sub), path))
+                        paths.append(path)
+                    self._become(st, join_states(paths))
+                    return result
                 return self._call_func(member, node, args, base, st)
             if isinstance(member, JaxCallable):
                 self._note_call(member, node, st, bound=True)
@@ -326,6 +343,12 @@ class Calls:
                 return self._call_func(member, node, args, None, st)
             if isinstance(member, JaxCallable):
                 return self._dispatch(node, values, st)
+            return None
+        if isinstance(base, LibObject) and f"{base.name}.{attr}" in names.LIBRARY_TRANSFERS:
+            # ``mcmc.print_summary()``: reads what the object computed to the host
+            self._sync_all(st, transfer=True)
+            for v in values:
+                self._sync(v, st, transfer=True)
             return None
         if isinstance(base, LibObject):
             if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
@@ -387,10 +410,11 @@ class Calls:
                                        for c in st.called)
         if compiles:
             self.frame.events.append((self._tick(), node, COMPILE))
-        added: set[object] = {origin}
-        if variant is not None:
-            added.add((origin, variant))
+        added: set[Site] = {origin}
         st.called = st.called | added
+        if variant is not None:
+            # a (function, static values) pair, kept beside the functions themselves
+            st.called = st.called | {(origin, variant)}  # type: ignore[arg-type]
 
     def _static_variant(self: FlowAnalysis, callee: JaxCallable, node: Site,
                         bound: bool) -> tuple[str, ...] | None | str:
@@ -497,9 +521,15 @@ class Calls:
             decos = {dotted(d.decorator) for d in fn.node.decorators}
             if "staticmethod" not in decos:
                 out[params[0]] = fn.owner if "classmethod" in decos else Instance(fn.owner)
+        for param in params_of(fn.node):
+            # ``def run(sampler: BaseSampler)``: an instance of the file's class
+            if param.annotation is not None and param.name.value not in out:
+                typed = self._instance_of(param.annotation.annotation)
+                if typed is not None:
+                    out[param.name.value] = typed
         return out
 
-    def _call_func(self: FlowAnalysis, fn: Func, node: cst.Call,
+    def _call_func(self: FlowAnalysis, fn: Func, node: cst.CSTNode,
                    args: list[tuple[str | None, str, Value]], self_value: Value,
                    st: State) -> Value:
         params = self._bind_params(fn, args, self_value)
@@ -515,6 +545,11 @@ class Calls:
                 self._under_timer -= 1
         if summary.generator:
             return summary.result
+        if isinstance(summary.result, JaxCallable) and summary.result.origin in summary.made:
+            # A factory (``step = make_step(loss)``): each call makes a fresh jitted function,
+            # which compiles on its first call here.
+            self.frame.created.add(summary.result.origin)
+            st.called = st.called - {summary.result.origin}
         values = [v for _, _, v in args]
         for origin in summary.jit_calls:
             self.frame.jit_calls.add(origin)
@@ -669,6 +704,7 @@ class Calls:
         else:
             summary = Summary(frame.did_work, waits, by_transfer, result,
                               frozenset(frame.jit_calls), reads, pairs,
+                              made=frozenset(frame.created),
                               waits_args=waits_args, args_by_transfer=args_by_transfer)
         self._memo[key] = summary
         return summary

@@ -16,6 +16,7 @@ from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     base_name,
     dotted,
+    entry_key,
     is_const_string,
 )
 from jaxlint.analysis.values import (
@@ -163,6 +164,13 @@ class Expressions:
             return base  # an element of a container of functions (``steps["adam"]``)
         if not isinstance(base, JaxVal):
             return None
+        if len(keys) == 1 and isinstance(keys[0], cst.SimpleString):
+            # ``outs["loss"]``: the entry, when its value is known (``entry_key``)
+            key = dotted(node.value)
+            if key is not None:
+                found, entry = self._lookup(entry_key(key, keys[0].value), st)
+                if found and isinstance(entry, JaxVal):
+                    return entry
         if len(keys) == 1 and is_const_string(keys[0]):
             return base  # a leaf of a dict pytree
         if base.container:
@@ -186,10 +194,15 @@ class Expressions:
 
     def _eval_Dict(self: FlowAnalysis, node: cst.Dict, st: State) -> Value:
         values = []
+        entries: dict[str, Value] = {}
         for el in node.elements:
             if isinstance(el, cst.DictElement):
                 self._eval(el.key, st)
-            values.append(self._eval(el.value, st))
+            value = self._eval(el.value, st)
+            values.append(value)
+            if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString):
+                entries[el.key.value] = value
+        self._last_entries = entries if len(entries) == len(node.elements) else None
         return union_elements(values)
 
     def _eval_IfExp(self: FlowAnalysis, node: cst.IfExp, st: State) -> Value:

@@ -105,6 +105,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed
         # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
         self._last_elements: list[Value] | None = None
+        # the entries of the last dict literal evaluated, by their key's code, if all known
+        self._last_entries: dict[str, Value] | None = None
         self._timing_harness = 0  # > 0 while interpreting what a harness times
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
@@ -118,6 +120,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._loc: StmtLoc = StmtLoc(module, False)
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
+        # the file's classes (the latest made by each class statement) and their subclasses
+        self._klasses: dict[cst.ClassDef, Klass] = {}
+        self._subclasses: dict[cst.ClassDef, set[cst.ClassDef]] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> FlowAnalysis:

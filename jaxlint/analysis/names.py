@@ -279,9 +279,33 @@ NO_WORK_PREFIXES = (
 )
 
 # Libraries built on JAX whose functions compute on the JAX values they are given.
-JAX_LIBRARIES = ("flax.", "optax.", "equinox.", "haiku.", "chex.", "jaxopt.", "diffrax.")
+JAX_LIBRARIES = (
+    "flax.", "optax.", "equinox.", "haiku.", "chex.", "jaxopt.", "diffrax.", "optimistix.",
+    "lineax.", "numpyro.", "blackjax.", "distrax.", "rlax.", "jraph.", "brax.", "mujoco.mjx.",
+    "jax_md.", "neural_tangents.", "tensorflow_probability.substrates.jax.", "einops.",
+    "ott.", "evosax.", "gymnax.", "jumanji.", "dm_pix.", "praxis.", "levanter.", "haliax.",
+    "penzai.",
+)
 
-HOST_PREFIXES = ("numpy.",)
+# Libraries that work on the host: given JAX arrays they copy them there (a plot, a log
+# line, a metric writer, a file, another framework's tensor), which waits for them.
+HOST_PREFIXES = (
+    "numpy.", "matplotlib.", "pandas.", "PIL.", "imageio.", "wandb.", "tensorboardX.",
+    "torch.", "tensorflow.", "sklearn.", "scipy.", "json.", "pickle.", "csv.",
+    "logging.", "absl.logging.", "tqdm.", "clu.metric_writers.", "mlflow.", "seaborn.",
+    "cv2.", "h5py.",
+)
+
+# Functions of JAX libraries that copy what they are given to the host.
+LIBRARY_TRANSFERS = frozenset(
+    {
+        "flax.training.common_utils.get_metrics",
+        "flax.jax_utils.unreplicate_and_get",
+        "numpyro.infer.MCMC.print_summary",
+        "numpyro.diagnostics.print_summary",
+        "numpyro.diagnostics.summary",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -317,7 +341,7 @@ def classify(qualified_name: str, extras: Extras = NO_EXTRAS) -> CallKind:
         return CallKind.HARNESS_TIMER
     if name in SYNCS:
         return CallKind.SYNC
-    if name in TRANSFERS:
+    if name in TRANSFERS or name in LIBRARY_TRANSFERS:
         return CallKind.TRANSFER
     if name in TREE_MAPS:
         return CallKind.TREE_MAP

@@ -14,7 +14,7 @@ import libcst as cst
 from jaxlint.analysis import names
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
-from jaxlint.analysis.syntax import StmtLoc
+from jaxlint.analysis.syntax import StmtLoc, dotted
 from jaxlint.analysis.values import (
     INPUT,
     Func,
@@ -83,6 +83,15 @@ class Objects:
     def _exec_ClassDef(self: FlowAnalysis, stmt: cst.ClassDef, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
         klass = Klass(stmt)
+        # What it inherits from the file's own classes (later bases first, so earlier ones
+        # win, as in the MRO); a base learns of its subclasses, whose overrides of its
+        # abstract methods are what calling them on a base-typed object runs.
+        for base in reversed(stmt.bases):
+            parent = self._eval(base.value, st)
+            if isinstance(parent, Klass):
+                klass.members.update(parent.members)
+                self._subclasses.setdefault(parent.node, set()).add(stmt)
+        self._klasses[stmt] = klass
         outer = self._klass
         self._klass = klass
         body_state = State(env={})
@@ -109,12 +118,84 @@ class Objects:
             return base  # a field of a pytree (state.params) or ``.at``
         if isinstance(base, (Instance, Klass)):
             klass = base.klass if isinstance(base, Instance) else base
-            return klass.members.get(attr)
+            found = klass.members.get(attr)
+            if found is None and isinstance(base, Instance):
+                found = self._annotated(klass.node, attr)
+            return found
         if isinstance(base, LibObject):
             return LibObject()
         if isinstance(base, Ref):
             return Ref(f"{base.name}.{attr}")
         return None
+
+    def _annotated(self: FlowAnalysis, node: cst.ClassDef, attr: str) -> Value:
+        """An attribute the class body only annotates (``sampler: BaseSampler``) with one of
+        the file's classes: an instance of it."""
+        for line in node.body.body:
+            if not isinstance(line, cst.SimpleStatementLine):
+                continue
+            for small in line.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and (
+                        small.target.value == attr):
+                    return self._instance_of(small.annotation.annotation)
+        return None
+
+    def _instance_of(self: FlowAnalysis, annotation: cst.BaseExpression) -> Value:
+        """An instance of the file's class that an annotation names (``Base``, ``"Base"``,
+        ``Optional[Base]``), else None."""
+        if isinstance(annotation, cst.Subscript) and len(annotation.slice) == 1:
+            inner = annotation.slice[0].slice
+            if isinstance(inner, cst.Index):
+                return self._instance_of(inner.value)
+            return None
+        name = None
+        if isinstance(annotation, cst.Name):
+            name = annotation.value
+        elif isinstance(annotation, cst.SimpleString):
+            name = annotation.raw_value
+        value = self.globals.get(name) if name else None
+        return Instance(value) if isinstance(value, Klass) else None
+
+    def _overrides(self: FlowAnalysis, klass: Klass, attr: str) -> list[tuple[Func, Klass]]:
+        """The implementations of ``attr`` in the file's subclasses of ``klass`` (for a call
+        of an abstract method on an object typed as the base)."""
+        out: list[tuple[Func, Klass]] = []
+        todo = list(self._subclasses.get(klass.node, ()))
+        seen: set[cst.ClassDef] = set()
+        while todo:
+            node = todo.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            sub = self._klasses.get(node)
+            if sub is None:
+                continue
+            member = sub.members.get(attr)
+            if isinstance(member, Func) and member is not klass.members.get(attr):
+                out.append((member, sub))
+            todo.extend(self._subclasses.get(node, ()))
+        return out
+
+    @staticmethod
+    def is_abstract(fn: Func) -> bool:
+        """A method whose body does nothing or raises (``...``, ``pass``,
+        ``raise NotImplementedError``), or that is marked ``@abstractmethod``."""
+        node = fn.node
+        if not isinstance(node, cst.FunctionDef):
+            return False
+        if any(dotted(d.decorator) in ("abstractmethod", "abc.abstractmethod")
+               for d in node.decorators):
+            return True
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
+        stmts = [s for s in body if not (
+            isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+            and isinstance(s.body[0], cst.Expr) and isinstance(
+                s.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]
+        if len(stmts) != 1 or not isinstance(stmts[0], cst.SimpleStatementLine):
+            return False
+        small = stmts[0].body[0]
+        return isinstance(small, (cst.Pass, cst.Raise)) or (
+            isinstance(small, cst.Expr) and isinstance(small.value, cst.Ellipsis))
 
     def _harvest_attributes(self: FlowAnalysis, fn: Func, params: dict[str, Value],
                             exits: list[State]) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.analysis.flow import FlowAnalysis, HarnessUse, Region, Snapshot, StmtLoc
+from jaxlint.analysis.syntax import entry_code
 from jaxlint.analysis.values import JaxVal, Site
 
 
@@ -97,7 +98,7 @@ def results_to_sync(flow: FlowAnalysis, region: Region, todo: frozenset[Site], o
     plain = frozenset().union(*(v.origin for v in cands.values() if not v.container))
     chosen = []
     for name, v in cands.items():
-        if v.container and v.origin <= plain:
+        if v.container and v.origin & todo <= plain:
             continue
         # Drop a value a later pending value was computed from (``y`` when ``z = y * 2`` is
         # pending): syncing ``z`` waits for ``y``. "Later" is by dispatch order, which keeps a
@@ -130,7 +131,7 @@ def results_to_sync(flow: FlowAnalysis, region: Region, todo: frozenset[Site], o
         bare = JaxVal(flow.bare_ticks.get(site, -1))
         covered |= covered_by(bare, todo) | {site}
     wraps.reverse()
-    return chosen, wraps, set(todo) - covered
+    return [entry_code(n) for n in chosen], wraps, set(todo) - covered
 
 
 def _bind_positions(flow: FlowAnalysis, snap: Snapshot, name: str, order: Order

@@ -18,6 +18,7 @@ from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     StmtLoc,
     dotted,
+    entry_key,
     positive_literal,
 )
 from jaxlint.analysis.values import (
@@ -70,6 +71,11 @@ class Statements:
                 old = st.env.get(key)
                 new = replace(value, container=True)
                 self._set(st, key, join_values(old, new) if isinstance(old, JaxVal) else new)
+                index = target.slice[0].slice if len(target.slice) == 1 else None
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                    sub = entry_key(key, index.value.value)  # ``outs["loss"] = f(x)``
+                    self._set(st, sub, value)
+                    self.frame.binds.setdefault(sub, set()).add(target)
             elif key is not None and isinstance(value, CALLABLES):
                 # ``steps["adam"] = jax.jit(adam)``: the container now holds a function
                 old = st.env.get(key)
@@ -85,6 +91,13 @@ class Statements:
                 self._unbind(k, st)
         self._set(st, key, value)
         self.frame.binds.setdefault(key, set()).add(target)
+        if isinstance(source, cst.Dict) and self._last_entries and isinstance(value, JaxVal):
+            # ``outs = {"loss": f(x), "grad": g(x)}``: each entry is known on its own
+            for literal, entry in self._last_entries.items():
+                if isinstance(entry, JaxVal):
+                    sub = entry_key(key, literal)
+                    self._set(st, sub, entry)
+                    self.frame.binds.setdefault(sub, set()).add(target)
 
     def _set(self: FlowAnalysis, st: State, key: str, value: Value) -> None:
         """Bind ``key`` (a name or ``a.b`` path) on this path, and note when."""
@@ -312,7 +325,7 @@ class Statements:
         binds = self.frame.binds.get(node.value)
         if not binds and self.frame.func is not None:
             binds = self._module_frame.binds.get(node.value)
-        return bool(binds) and all(b in self._positive for b in binds)
+        return binds is not None and bool(binds) and all(b in self._positive for b in binds)
 
     def _exec_While(self: FlowAnalysis, stmt: cst.While, st: State) -> State:
         return self._loop(st, lambda state: self._exec_suite(stmt.body, state), stmt, stmt.test)

@@ -123,3 +123,14 @@ def literal_text(node: cst.BaseExpression) -> str | None:
         inner = literal_text(node.expression)
         return None if inner is None else "-" + inner
     return None
+
+
+def entry_key(name: str, literal: str) -> str:
+    """The state's key for a dict entry ``name[literal]`` (``outs.['loss']``): under ``name``,
+    so rebinding ``name`` forgets it; ``entry_code`` gives it back as code."""
+    return f"{name}.[{literal}]"
+
+
+def entry_code(key: str) -> str:
+    """Code for a state key: ``outs.['loss']`` -> ``outs['loss']``; names are themselves."""
+    return key.replace(".[", "[")

@@ -182,7 +182,7 @@ class Timers:
             st.timers[_held(node)] = frozenset({node})
         return None
 
-    def _snapshot(self: FlowAnalysis, node: cst.Call, st: State) -> None:
+    def _snapshot(self: FlowAnalysis, node: Site, st: State) -> None:
         """Record at the read ``node`` what a region ending here may contain.
 
         A region's start is a read whose value a name still holds (it is subtracted later),

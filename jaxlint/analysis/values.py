@@ -104,7 +104,10 @@ class TimedBlock:
 @dataclass(frozen=True)
 class LibObject:
     """An object made by a JAX library (``optax.adam(...)``, ``nnx.Linear(...)``): its methods
-    and calls compute on the JAX values they are given."""
+    and calls compute on the JAX values they are given. ``name``: what made it, when known
+    (``numpyro.infer.MCMC``)."""
+
+    name: str = ""
 
 
 @dataclass(frozen=True)

@@ -46,16 +46,19 @@ class FileContext:
 COMPILE_WORDS = re.compile(
     r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|warm[\s_-]*up|jit[\s_-]*time|"
     r"trac(e|ing)[\s_-]*time", re.IGNORECASE)
+ONLY_COMPILE = re.compile(r"compil|jit[\s_-]*time|trac(e|ing)[\s_-]*time", re.IGNORECASE)
 
 
-def labelled_as_compile(ctx: FileContext, region: object) -> bool:
-    """Whether the statements that read the region's clock say it includes compilation."""
+def labelled_as_compile(ctx: FileContext, region: object, only: bool = False) -> bool:
+    """Whether the statements that read the region's clock say it includes compilation
+    (``only``: say it times compilation, not a first call or step with its run)."""
     from jaxlint.analysis import Region
 
     assert isinstance(region, Region)
     where = ctx.flow.where
     nodes = [region.where.node, *(where[s].node for s in region.starts if s in where)]
-    return any(COMPILE_WORDS.search(ctx.code(n, 400)) for n in nodes
+    words = ONLY_COMPILE if only else COMPILE_WORDS
+    return any(words.search(ctx.code(n, 400)) for n in nodes
                if isinstance(n, cst.BaseSmallStatement))
 
 

@@ -55,9 +55,10 @@ class UnsyncedTimer(Rule):
         for region in ctx.flow.regions():
             if not region.unsynced or region.idle_syncs:
                 continue
-            if region.compiled and labelled_as_compile(ctx, region):
-                # It times a first call on purpose: compiling is synchronous, so the clock
-                # read after it measures the compilation the region is named for.
+            if region.compiled and labelled_as_compile(ctx, region, only=True):
+                # It times compilation on purpose: compiling is synchronous, so the clock
+                # read after the first call measures the compilation the region is named
+                # for ("first step took" claims the step's run too, and is reported).
                 continue  # synced, or synced on the wrong value (JAX103)
             plan = sync_before_stop(ctx.flow, region, ctx.line_of)
             yield Report(region.stop, self.MESSAGE.format(detail=describe(ctx, region, plan)),
