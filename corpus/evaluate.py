@@ -181,12 +181,15 @@ def evaluate(labels, results):
 
 def summarise(rows):
     stats = defaultdict(lambda: dict(m=0, m_hit=0, m_region=0, m_code=0,
-                                     c=0, c_hit=0, c_region=0, c_unsynced=0))
+                                     c=0, c_hit=0, c_region=0, c_unsynced=0,
+                                     m_found=0, c_flagged=0))
     for r in rows:
         lab = r["label"]
         for key in (f"{lab['project']} {fetch.short_ref(fetch.ref_of(lab))}", "ALL"):
             s = stats[key]
+            compiling = any(f["code"] == "JAX105" for f in r["in_region"])
             if lab["label"] == "mistake":
+                s["m_found"] += bool(r["at_line"]) or compiling
                 s["m"] += 1
                 s["m_hit"] += bool(r["at_line"])
                 s["m_region"] += bool(r["in_region"])
@@ -196,6 +199,7 @@ def summarise(rows):
                 s["c_hit"] += bool(r["at_line"])
                 s["c_region"] += bool(r["in_region"])
                 s["c_unsynced"] += any(f["code"] != "JAX104" for f in r["at_line"])
+                s["c_flagged"] += compiling or any(f["code"] != "JAX104" for f in r["at_line"])
     return stats
 
 
@@ -231,6 +235,12 @@ def report(all_labels, rows, unlabelled, errors, timings, stats, version, comman
       "flagged at the stop line by a finding that says work is unfinished (any code but "
       "JAX104, which says the region is synced through a host copy; the labels count a host "
       "read as a sync).\n")
+    total = stats["ALL"]
+    w(f"**Headline** (as the README reports it): mistakes found {pct(total['m_found'], total['m'])}"
+      f" (a finding at the stop line, or a JAX105 at its compiling call in the region); "
+      f"correct sites flagged {pct(total['c_flagged'], total['c'])} (a finding that says work is "
+      "unfinished or compiling: any code but JAX104, which says the region is synced through "
+      "a host copy, as the labels count a host read as a sync).\n")
     w("| project | mistakes found (hit) | found (in region) | right code | "
       "correct sites flagged (hit) | flagged (in region) | flagged unsynced (hit) |")
     w("| --- | --- | --- | --- | --- | --- | --- |")

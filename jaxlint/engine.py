@@ -221,8 +221,9 @@ def lint_source(
 
 def exports_of(source: Source, settings: Settings) -> dict[str, Value]:
     """What this module offers other modules of the project (see FlowAnalysis.exports)."""
-    if (b"jax" not in source) if isinstance(source, bytes) else ("jax" not in source):
-        return {}
+    data = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
+    if b"jax" not in data and not might_matter(data, settings.extras, project=True):
+        return {}  # neither JAX work nor a clock: nothing another module needs to know
     with _one_file():
         module = parse(source)
         # the text as in _analyse: without it the analysis would generate it from the tree

@@ -188,6 +188,7 @@ class _Harness:
     end: tuple[int, int] | None
     timed: str = ""  # the statement timed, as the harness call gets it
     wrapped: str = ""  # the harness line as JAX102's fix rewrites it
+    persists: bool = False  # a %%time: its body also runs as the cell's code
 
 
 @dataclass
@@ -442,6 +443,7 @@ class _Builder:
             mark = len(self.v.lines)
             if name == "time":
                 self.timed_body(number, head, body, "", mark)
+                self.v.harnesses[-1].persists = True
             else:
                 self.emit("", number, head, "masked", inserts=False)
             if body:
@@ -694,8 +696,10 @@ def _splice(text: str, col: int, piece: str) -> str:
     return text[:col] + piece + text[col:]
 
 
-def _restore(virtual: Virtual, fixed: str) -> tuple[dict[int, str], int | None]:
-    """The new source of each cell the fix changed, and the cell given ``import jax``."""
+def _restore(virtual: Virtual, fixed: str
+             ) -> tuple[dict[int, str], int | None, tuple[list[str], set[int]]]:
+    """The new source of each cell the fix changed, the cell given ``import jax``, and the
+    fixed module's lines that must read back the same from the fixed notebook."""
     lines = virtual.lines
     new = fixed.split("\n")
     if new and new[-1] == "":
@@ -704,6 +708,7 @@ def _restore(virtual: Virtual, fixed: str) -> tuple[dict[int, str], int | None]:
     if where[0] is None:
         raise _Refused("the fix changed jaxlint's own first line")
     taken = {j for j in where if j is not None}
+    magic = {j for v, j in zip(lines, where) if v.kind in ("harness", "header") or v.removed}
     gone = {v.text for v, j in zip(lines, where) if j is None}
     changed: dict[tuple[int, int], str] = {}  # (cell, line) -> the line's new content
     deleted: set[tuple[int, int]] = set()
@@ -784,7 +789,13 @@ def _restore(virtual: Virtual, fixed: str) -> tuple[dict[int, str], int | None]:
     for number in sorted(cells):
         out[number] = _rebuild(virtual.sources[number], number, changed, deleted, before,
                                after, [h for h in wraps if h.cell == number])
-    return out, import_cell
+    # A %%time cell whose timed body is wrapped runs that body wrapped: the fixed module
+    # cannot say so (its body lines are the cell's code); its cell is checked in _check.
+    skip = {h.cell for h in wraps if h.persists}
+    magic |= {j for v, j in zip(lines, where) if v.cell in skip}
+    code = [text for j, text in enumerate(new)
+            if text.strip() and j not in magic and text != "import jax"]
+    return out, import_cell, (code, skip)
 
 
 def _statement(text: str) -> bool:
@@ -883,7 +894,7 @@ def fix_notebook(data: bytes, path: str, unsafe_fixes: bool, settings: Settings)
     if result.source == virtual.text:
         return FixResult(data, 0, remaining, result.held_back)
     try:
-        new_sources, import_cell = _restore(virtual, result.source)
+        new_sources, import_cell, code = _restore(virtual, result.source)
         _check(virtual, new_sources, import_cell, path, settings, unsafe_fixes)
     except _Refused as exc:
         raise NotebookError(f"not fixed: {exc}; nothing was written") from None
@@ -896,6 +907,10 @@ def fix_notebook(data: bytes, path: str, unsafe_fixes: bool, settings: Settings)
         old = cell.get("source")
         # split as nbformat splits a source into a list
         cell["source"] = text.splitlines(keepends=True) if isinstance(old, list) else text
+    if _code_lines(build(nb, path), code[1]) != code[0]:
+        # read back as IPython would run it, the notebook is not the code the fixer made
+        raise NotebookError("not fixed: the fixed cells would not run the fixed code in its "
+                            "order; nothing was written")
     original = data.decode("utf-8-sig")
     try:
         dumped = _dump_like(nb, original)
@@ -910,6 +925,14 @@ def fix_notebook(data: bytes, path: str, unsafe_fixes: bool, settings: Settings)
     left = lint_notebook(new_data, path, settings)
     return FixResult(new_data, max(len(result.remaining) + result.fixed - len(left), 0), left,
                      result.held_back)
+
+
+def _code_lines(virtual: Virtual, skip: set[int]) -> list[str]:
+    """The lines that must read the same in the fixed module and in the fixed notebook read
+    back: all but blank lines, the magics' own lines (checked in ``_check``) and ``import
+    jax`` (put next to the first import from jax, not where the fixer put it)."""
+    return [v.text for v in virtual.lines[1:] if v.text.strip() and v.kind != "harness"
+            and not v.removed and v.text != "import jax" and v.cell not in skip]
 
 
 def _check(virtual: Virtual, new_sources: dict[int, str], import_cell: int | None, path: str,

@@ -51,6 +51,9 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
 
 
 _IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
+# ``with utils.Timer("step"):``, ``with timed("eval"):``: a timer another module of the project
+# defines (followed through the project index), so this file need not import a clock.
+_WITH_TIMER = re.compile(rb"with\s+[\w.]*(?:[Tt]im|[Cc]lock|[Ss]topwatch|[Cc]hrono)\w*\s*\(")
 # ``timeit stmt`` / ``time stmt`` at the start of a notebook's JSON source string (a one-line
 # cell is one string), after any blank lines and indentation
 _AUTOMAGIC = re.compile(rb'"(?:[ \t]|\\[nrt])*time(?:it)?(?:[ \t]|\\t)')
@@ -84,6 +87,8 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     if b"time" in data and _AUTOMAGIC.search(data) is not None:
         return True
     if any(n.rsplit(".", 1)[-1].encode() in data for n in extras.timers):
+        return True
+    if project and b"with" in data and _WITH_TIMER.search(data) is not None:
         return True
     if b"time" not in data or not any(p.search(data) for p in _IMPORTS_CLOCK):
         return False

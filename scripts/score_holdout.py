@@ -4,10 +4,12 @@
 Runs ``python -m jaxlint --format json --exit-zero --no-cache`` on the folder from inside it
 (so the project index finds the mini-projects' modules as Python would), then matches
 findings to ``labels.json``: a mistake is *found* when a finding is at its line, a correct
-region is *flagged* when one is. JAX104 (synced, but through a host copy) does not count
-either way: the labels count a host read as a sync, as the JAX101 rule does. Findings at
-unlabelled lines are listed (a timer's internals, a decorator's wrapper: labels sit at the
-use site). Prints recall, false-alarm rate, per category, and every miss and false alarm.
+region is *flagged* when one is; JAX105 reports at the compiling call, so a JAX105 finding
+anywhere from the region's start to its stop counts for it too. JAX104 (synced, but through
+a host copy) does not count either way: the labels count a host read as a sync, as the
+JAX101 rule does. Findings at unlabelled lines are listed (a timer's internals, a
+decorator's wrapper: labels sit at the use site). Prints recall, false-alarm rate, per
+category, and every miss and false alarm.
 
 Usage: python scripts/score_holdout.py [FOLDER] [--json OUT]
 """
@@ -48,9 +50,17 @@ def main(argv: list[str] | None = None) -> int:
     found = findings(folder)
     per = defaultdict(lambda: [0, 0, 0, 0])  # found, mistakes, flagged, correct
     misses, alarms = [], []
+    compiling: dict[str, list[int]] = defaultdict(list)
+    for (path, line), codes in found.items():
+        if "JAX105" in codes:
+            compiling[path].append(line)
+    spans: set[tuple[str, int]] = set()
     for lab in labels:
         key = (lab["file"], lab["line"])
-        hit = key in found
+        lo, hi = sorted((lab.get("start_line", lab["line"]), lab["line"]))
+        inside = [n for n in compiling[lab["file"]] if lo <= n <= hi]
+        spans.update((lab["file"], n) for n in inside)
+        hit = key in found or bool(inside)
         row = per[lab.get("category", "-")]
         if lab["label"] == "mistake":
             row[1] += 1
@@ -62,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
             row[2] += hit
             if hit:
                 alarms.append((lab, found[key]))
-    labelled = {(x["file"], x["line"]) for x in labels}
+    labelled = {(x["file"], x["line"]) for x in labels} | spans
     stray = sorted(k for k in found if k not in labelled)
     tot = [sum(r[i] for r in per.values()) for i in range(4)]
     print(f"mistakes found: {tot[0]}/{tot[1]} ({100 * tot[0] / max(tot[1], 1):.0f}%)")

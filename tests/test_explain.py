@@ -42,7 +42,7 @@ def test_explain_names_the_work_and_why_it_is_jax_work() -> None:
 def test_explain_a_helper_and_a_wrong_sync() -> None:
     proc = jaxlint("--explain", "fixtures/JAX103/syncs_elsewhere.py:30")
     assert proc.returncode == 0, proc.stderr
-    assert "`update` is a jitted function (decorated at line 11)" in proc.stdout
+    assert "`update` is a jitted function (see line 11)" in proc.stdout
     assert "The sync at line 29 (`wait_all(params)`) waits for values made before the start" \
         in proc.stdout
 

@@ -192,27 +192,35 @@ def test_fix_refused_when_a_cell_without_a_fixed_finding_would_change(
     real = nbmod._restore
 
     def wrong(virtual, fixed):  # type: ignore[no-untyped-def]
-        sources, import_cell = real(virtual, fixed)
-        return {**sources, 2: "x2 = 2"}, import_cell
+        sources, import_cell, code = real(virtual, fixed)
+        return {**sources, 2: "x2 = 2"}, import_cell, code
 
     monkeypatch.setattr(nbmod, "_restore", wrong)
     with pytest.raises(nbmod.NotebookError, match="would change cell 2, which holds no fixed"):
         fix_notebook(data, "nb.ipynb", False, Settings())
 
     def broken(virtual, fixed):  # type: ignore[no-untyped-def]
-        sources, import_cell = real(virtual, fixed)
-        return {3: "%timeit jax.block_until_ready(f(x)"}, import_cell
+        sources, import_cell, code = real(virtual, fixed)
+        return {3: "%timeit jax.block_until_ready(f(x)"}, import_cell, code
 
     monkeypatch.setattr(nbmod, "_restore", broken)
     with pytest.raises(nbmod.NotebookError, match="cell 3 would not parse|magic times in cell 3"):
         fix_notebook(data, "nb.ipynb", False, Settings())
 
     def unmagicked(virtual, fixed):  # type: ignore[no-untyped-def]
-        sources, import_cell = real(virtual, fixed)
-        return {3: "timeit.timeit(f(x))"}, import_cell
+        sources, import_cell, code = real(virtual, fixed)
+        return {3: "timeit.timeit(f(x))"}, import_cell, code
 
     monkeypatch.setattr(nbmod, "_restore", unmagicked)
     with pytest.raises(nbmod.NotebookError, match="IPython syntax of cell 3"):
+        fix_notebook(data, "nb.ipynb", False, Settings())
+
+    def reordered(virtual, fixed):  # type: ignore[no-untyped-def]
+        sources, import_cell, code = real(virtual, fixed)
+        return sources, import_cell, (code[0][::-1], code[1])
+
+    monkeypatch.setattr(nbmod, "_restore", reordered)
+    with pytest.raises(nbmod.NotebookError, match="would not run the fixed code in its order"):
         fix_notebook(data, "nb.ipynb", False, Settings())
 
 
@@ -306,7 +314,7 @@ def test_unsafe_move_keeps_a_one_line_automagic_cell_one_line(tmp_path: Path) ->
              "f = jnp.sin\nx = jnp.ones(8)",
              "t0 = time.perf_counter()\ny = f(x)",
              "z = np.asarray(y)\nf?",
-             "timeit f(x).block_until_ready()",
+             "timeit -n 1 sum(range(3))",
              "t1 = time.perf_counter()\nprint(t1 - t0)"]
     path = tmp_path / "nb.ipynb"
     path.write_bytes(notebook(*(code(c) for c in cells)))
@@ -332,3 +340,25 @@ def test_new_lines_keep_the_fixed_order_across_cells(tmp_path: Path) -> None:
     assert _sources(path.read_bytes()) == [
         *cells[:3], "jax.block_until_ready(y)\nprint(time.perf_counter() - t0)\n"
                     "z = np.asarray(y)\nprint(z)"]
+
+
+def test_harness_string_with_a_comment_is_not_broken_by_the_fix(tmp_path: Path) -> None:
+    # The notebook's %timeit f(x)  # note is fixed around the expression (fixtures); a .py
+    # statement string with a comment gets no fix rather than a ")" inside the comment.
+    (tmp_path / "t.py").write_text("import timeit\nimport jax\nf = jax.jit(lambda m: m)\n"
+                                   "x = jax.numpy.ones(3)\n"
+                                   "timeit.timeit('f(x)  # note', globals=globals())\n")
+    before = (tmp_path / "t.py").read_text()
+    result = jaxlint("--no-cache", "--fix", "t.py", cwd=tmp_path)
+    assert result.returncode == 1 and "t.py:5:1: JAX102" in result.stdout, result.stderr
+    assert (tmp_path / "t.py").read_text() == before
+
+
+def test_time_cell_magic_is_fixed_in_its_body(tmp_path: Path) -> None:
+    # %%time runs its body in the notebook: the fix wraps the body's expression in place.
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(notebook(SETUP, code("%%time\n# one call\nf(x)  # timed\n")))
+    result = jaxlint("--no-cache", "--fix", "nb.ipynb", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert _sources(path.read_bytes())[1] == (
+        "%%time\n# one call\njax.block_until_ready(f(x))  # timed\n")

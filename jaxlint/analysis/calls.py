@@ -44,6 +44,7 @@ from jaxlint.analysis.values import (
     Ref,
     Site,
     TimedBlock,
+    TimerFactory,
     TimerRead,
     Transform,
     Value,
@@ -179,6 +180,8 @@ class Calls:
         if isinstance(callee, BenchmarkFixture):
             self._harness(node, node, args, st, fixture=True)
             return None
+        if isinstance(callee, TimerFactory):
+            return TimedBlock()
         if callee is None and any(isinstance(v, JaxVal) for v in values):
             return self._opaque()  # an unknown function (a parameter) given JAX values
         return None

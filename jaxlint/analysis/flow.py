@@ -46,10 +46,13 @@ from jaxlint.analysis.timers import Region, Snapshot, StmtLoc, Timers
 from jaxlint.analysis.values import (
     INPUT,
     Func,
+    Instance,
     JaxCallable,
     Klass,
     Ref,
     Site,
+    TimedBlock,
+    TimerFactory,
     Value,
 )
 
@@ -110,6 +113,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._timing_harness = 0  # > 0 while interpreting what a harness times
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
+        # for loops with a counter: (counter, its first value's code, the loop, whether the
+        # round being interpreted is the first iteration)
+        self._counters: list[tuple[str, str, cst.For, bool]] = []
         self._memo: dict[tuple[object, ...], Summary] = {}
         self._active: set[tuple[object, ...]] = set()
         self._frames: list[Frame] = []
@@ -231,11 +237,33 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         base = name.split(".", 1)[0]
         return f"builtins.{name}" if base in BUILTINS else None
 
+    def _is_timer(self, value: Value) -> bool:
+        """A class whose ``__enter__`` reads the clock and whose ``__exit__`` subtracts that
+        reading, or a ``@contextmanager`` function that reads it around its ``yield``."""
+        self._frames = [Frame(func=None)]
+        if isinstance(value, Func) and isinstance(value.node, cst.FunctionDef) and (
+                self._is_generator(value.node)):
+            params: dict[str, Value] = {p: None for p in self._positional_params(value.node)}
+            return isinstance(self._call_function(value, params).result, TimedBlock)
+        if not isinstance(value, Klass):
+            return False
+        enter, exit_ = value.members.get("__enter__"), value.members.get("__exit__")
+        if not isinstance(enter, Func) or not isinstance(exit_, Func):
+            return False
+        instance = Instance(value)
+        entered = self._call_function(enter, self._bind_params(enter, [], instance))
+        left = self._call_function(exit_, self._bind_params(exit_, [(None, "", None)] * 3,
+                                                            instance))
+        return bool(entered.reads) and any(start in entered.reads for _, start in left.pairs)
+
     def exports(self) -> dict[str, Value]:
         """What other modules of the project may import from this one: its module-level
         jitted functions, and functions that do JAX work or wait for their arguments."""
         out: dict[str, Value] = {}
         for name, value in self.globals.items():
+            if self._is_timer(value):
+                out[name] = TimerFactory()
+                continue
             if isinstance(value, JaxCallable):
                 out[name] = JaxCallable(value.synced, value.jitted)
             elif isinstance(value, Func) and isinstance(value.node, cst.FunctionDef):

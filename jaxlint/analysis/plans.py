@@ -314,6 +314,16 @@ def _string_with(literal: cst.BaseExpression, wrap: bool, suffix: str = "") -> s
     return f"{prefix}{quote}{inner}{suffix}{quote}"
 
 
+def _parses(literal: str) -> bool:
+    """Whether the statement a string literal holds parses."""
+    try:
+        value = cst.ensure_type(cst.parse_expression(literal), cst.SimpleString).evaluated_value
+        cst.parse_module(value if isinstance(value, str) else "")
+    except Exception:  # noqa: BLE001 - any failure means: it does not parse
+        return False
+    return True
+
+
 def sync_in_harness(flow: FlowAnalysis, use: HarnessUse) -> FixPlan | None:
     """JAX102: make each timed run wait for its own work."""
     stmt = use.stmt
@@ -330,7 +340,7 @@ def sync_in_harness(flow: FlowAnalysis, use: HarnessUse) -> FixPlan | None:
         ) != 1 or not isinstance(body[0].body[0], cst.Expr):
             return None
         new = _string_with(stmt, wrap=True)
-        if new is None:
+        if new is None or not _parses(new):  # "f(x)  # note" would wrap its ")" in the comment
             return None
         edits: list[Edit] = [ReplaceExpr(stmt, new)]
         if use.namespace is not None:

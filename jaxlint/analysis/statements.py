@@ -28,6 +28,7 @@ from jaxlint.analysis.values import (
     JaxVal,
     Ref,
     TimedBlock,
+    TimerFactory,
     TimerRead,
     Value,
     join_values,
@@ -240,6 +241,17 @@ class Statements:
     def _exec_If(self: FlowAnalysis, stmt: cst.If, st: State, is_elif: bool = False) -> State:
         self._loc = StmtLoc(stmt, not is_elif)
         self._truth(self._eval(stmt.test, st), st)
+        first = self._first_iteration_test(stmt.test)
+        if first is not None:
+            # ``if step == 0:`` runs on the first iteration only: paths that cannot happen
+            # (later iterations' work reaching a read made on the first) are not followed.
+            if first:
+                return self._exec_suite(stmt.body, st.copy())
+            if stmt.orelse is None:
+                return st
+            if isinstance(stmt.orelse, cst.If):
+                return self._exec_If(stmt.orelse, st.copy(), is_elif=True)
+            return self._exec_suite(stmt.orelse.body, st.copy())
         then = self._exec_suite(stmt.body, st.copy())
         if stmt.orelse is None:
             other = st
@@ -257,7 +269,10 @@ class Statements:
         last_ends: list[State] = []
         exit_state = head
         since = self._now
-        for _ in range(MAX_LOOP_ROUNDS):
+        for rounds in range(MAX_LOOP_ROUNDS):
+            if self._counters and self._counters[-1][2] is stmt:
+                # the first round runs from the loop's entry: the first iteration only
+                self._counters[-1] = (*self._counters[-1][:3], rounds == 0)
             cond = head.copy()
             if test is not None:
                 self._loc = StmtLoc(stmt, False)
@@ -292,6 +307,44 @@ class Statements:
 
     def _exec_For(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
+        counter = self._counter_of(stmt)
+        if counter is not None:
+            self._counters.append((*counter, stmt, True))
+            try:
+                return self._exec_For_body(stmt, st)
+            finally:
+                self._counters.pop()
+        return self._exec_For_body(stmt, st)
+
+    @staticmethod
+    def _counter_of(stmt: cst.For) -> tuple[str, str] | None:
+        """The loop's counter and its first value's code: ``for step in range(n)`` (0),
+        ``range(start, n)`` (``start``), ``for i, x in enumerate(xs)`` (0)."""
+        it, target = stmt.iter, stmt.target
+        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name)):
+            return None
+        if it.func.value == "range" and isinstance(target, cst.Name) and it.args and not any(
+                a.keyword or a.star for a in it.args):
+            first = "0" if len(it.args) == 1 else dotted(it.args[0].value)
+            return (target.value, first) if first is not None else None
+        if it.func.value == "enumerate" and isinstance(target, cst.Tuple) and len(
+                it.args) == 1 and isinstance(target.elements[0].value, cst.Name):
+            return target.elements[0].value.value, "0"
+        return None
+
+    def _first_iteration_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
+        """For ``if step == 0:`` (the innermost loop's counter against its first value):
+        whether the current round of the loop is its first iteration; None for other tests."""
+        if not self._counters or not isinstance(test, cst.Comparison) or len(
+                test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Equal):
+            return None
+        name, first, _, is_first = self._counters[-1]
+        sides = {dotted(test.left), dotted(test.comparisons[0].comparator)}
+        if isinstance(test.comparisons[0].comparator, cst.Integer):
+            sides.add(test.comparisons[0].comparator.value)
+        return is_first if sides >= {name, first} else None
+
+    def _exec_For_body(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
         it = self._eval(stmt.iter, st)
         elem = it if isinstance(it, (JaxVal, *CALLABLES)) else None
 
@@ -372,6 +425,12 @@ class Statements:
         exits: list[tuple[Value, cst.BaseExpression]] = []
         for item in stmt.items:
             value = self._eval(item.item, st)
+            if value is None and isinstance(item.item, cst.Call):
+                # ``with utils.Timer("step"):``: a timer of another module of the project
+                callee = self._eval(item.item.func, st)
+                if isinstance(callee, Ref) and isinstance(self._from_index(callee.name),
+                                                          TimerFactory):
+                    value = TimedBlock()
             entered: Value = None
             if isinstance(value, Instance):
                 enter = value.klass.members.get("__enter__")

@@ -102,6 +102,13 @@ class TimedBlock:
 
 
 @dataclass(frozen=True)
+class TimerFactory:
+    """What another module of the project exports for a timer used in ``with``: a class
+    whose ``__enter__`` reads the clock and whose ``__exit__`` subtracts it, or a
+    ``@contextmanager`` timer. Calling it gives a ``TimedBlock``."""
+
+
+@dataclass(frozen=True)
 class LibObject:
     """An object made by a JAX library (``optax.adam(...)``, ``nnx.Linear(...)``): its methods
     and calls compute on the JAX values they are given. ``name``: what made it, when known
@@ -164,6 +171,7 @@ Value = (
     | HarnessTimer
     | BenchmarkFixture
     | TimedBlock
+    | TimerFactory
     | None
 )
 

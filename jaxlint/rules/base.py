@@ -70,7 +70,7 @@ def why_work(ctx: FileContext, site: cst.CSTNode) -> str:
     kind, detail = ctx.flow.why.get(site, ("op", None))
     if kind == "jitted":
         if isinstance(detail, cst.FunctionDef):
-            return (f"`{detail.name.value}` is a jitted function (decorated at line "
+            return (f"`{detail.name.value}` is a jitted function (see line "
                     f"{ctx.line(detail)})")
         if isinstance(detail, cst.CSTNode) and ctx.line(detail):
             return (f"it calls the function made by `{ctx.code(detail, 40)}` at line "

@@ -1,0 +1,83 @@
+"""Timers defined in another module of the project: a Timer class and a @contextmanager
+timer in a utils module that never names jax, used in `with` by a module that does the
+work. The CLI follows them through the project index, and the fix syncs at the end of the
+`with` body."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from helpers import run
+
+UTILS = '''\
+import contextlib
+import time
+
+
+class Timer:
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        print(self.name, time.perf_counter() - self.t0)
+
+
+@contextlib.contextmanager
+def timed(name):
+    start = time.perf_counter()
+    yield
+    print(name, time.perf_counter() - start)
+'''
+
+BENCH = '''\
+import jax
+import jax.numpy as jnp
+
+from proj.utils import Timer, timed
+from . import utils
+
+f = jax.jit(lambda a: a @ a)
+
+
+def main():
+    x = jnp.ones((512, 512))
+    f(x).block_until_ready()
+    with Timer("mm"):
+        y = f(x)
+    with timed("mm2"):
+        y = f(y)
+    with utils.Timer("synced"):
+        y = f(y).block_until_ready()
+'''
+
+
+def _project(tmp_path: Path) -> Path:
+    pkg = tmp_path / "proj"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "utils.py").write_text(UTILS)
+    (pkg / "bench.py").write_text(BENCH)
+    return pkg
+
+
+def test_timers_of_another_module_are_followed_and_fixed(tmp_path: Path) -> None:
+    pkg = _project(tmp_path)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(": ")[0] for line in lint.stdout.splitlines()] == [
+        "proj/bench.py:13:10", "proj/bench.py:15:10"]
+    assert all(" JAX101 " in line for line in lint.stdout.splitlines())
+    alone = run(sys.executable, "-m", "jaxlint", "--no-cache", "--no-index", "proj",
+                cwd=tmp_path)
+    assert alone.returncode == 0, alone.stdout  # without the index nothing is known
+    fixed = run(sys.executable, "-m", "jaxlint", "--no-cache", "--fix", "proj", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    text = (pkg / "bench.py").read_text()
+    assert "        y = f(x)\n        jax.block_until_ready(y)\n    with timed" in text
+    assert "        y = f(y)\n        jax.block_until_ready(y)\n    with utils" in text
+    assert (pkg / "utils.py").read_text() == UTILS
