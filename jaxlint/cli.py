@@ -8,9 +8,10 @@ import io
 import os
 import sys
 import tokenize
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jaxlint import __version__, output
 from jaxlint.codes import CODES
@@ -29,10 +30,14 @@ from jaxlint.files import (
 from jaxlint.finding import Finding
 from jaxlint.settings import Settings, might_matter
 
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
 # libcst (and the engine that uses it) is imported only once a file passes ``might_matter``:
 # most files in a tree, and most files pre-commit hands us, never need it.
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 TERMINAL_FORMATS = ("text", "concise", "full")
 
 # The default -j 0 analyses files in one process unless there are at least this many bytes to
@@ -155,6 +160,8 @@ class Run:
     fixed_texts: dict[str, str] = field(default_factory=dict)  # path -> what --fix would write
     deps: set[str] = field(default_factory=set)  # project modules the analysis consulted
     absent: set[str] = field(default_factory=set)  # module files it looked for, not found
+    fixed_files: list[str] = field(default_factory=list)  # files --fix wrote
+    interrupted: bool = False  # Ctrl-C: what is here is what was done before it
 
     def merge(self, other: Run) -> None:
         self.findings.extend(other.findings)
@@ -164,6 +171,7 @@ class Run:
         self.diffs.extend(other.diffs)
         self.texts.update(other.texts)
         self.fixed_texts.update(other.fixed_texts)
+        self.fixed_files.extend(other.fixed_files)
 
 
 def _error_line(path: str, message: str, line: int | None = None, col: int = 0) -> str:
@@ -239,9 +247,12 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
             if result.source != data:
                 if args.diff:
                     run.diffs.append(output.unified_diff(path, _text(data), _text(result.source)))
+                    run.fixed += result.fixed
                 else:
-                    write_atomic(path, result.source, expected=data)
-                run.fixed += result.fixed
+                    with _interrupt_deferred():  # a file written is a file reported
+                        write_atomic(path, result.source, expected=data)
+                        run.fixed_files.append(path)
+                        run.fixed += result.fixed
             run.held_back += result.held_back
             run.findings.extend(result.remaining)
             if result.remaining and args.format in ("full", "sarif"):
@@ -274,6 +285,27 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         _error(run, path, "too complex to analyse (out of memory)")
     except Exception as exc:  # noqa: BLE001 - one file's failure is that file's error line
         _error(run, path, _internal(exc))
+
+
+@contextmanager
+def _interrupt_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C until the block is done (in the main thread of a process that has not
+    chosen to ignore it), so a write and its record happen together or not at all."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        raise KeyboardInterrupt
 
 
 def _internal(exc: BaseException) -> str:
@@ -362,6 +394,51 @@ def _subcommand(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # before or after the files were checked: nothing half done
+        _say("jaxlint: interrupted.")
+        return EXIT_INTERRUPTED
+
+
+def _say(line: str) -> None:
+    """A line on stderr, if there is a stderr to write it to."""
+    if sys.stderr is not None:
+        try:
+            print(line, file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass
+
+
+def _stdout_gone() -> None:
+    """Send what is left of stdout nowhere, so the interpreter's last flush at exit does
+    not fail again (with a message about an ignored exception)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _report(run: Run, args: argparse.Namespace) -> int | None:
+    """Print the results; EXIT_ERROR with one line if stdout cannot take them (closed, a
+    full disk), None when it could."""
+    if sys.stdout is None:
+        _say("jaxlint: error: standard output is closed")
+        return EXIT_ERROR
+    try:
+        _print(run, args)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped (jaxlint . | head): as other tools, quietly
+        _stdout_gone()
+    except OSError as exc:
+        _stdout_gone()
+        _say(f"jaxlint: error: cannot write to standard output: {exc.strerror or exc}")
+        return EXIT_ERROR
+    return None
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = _subcommand(argv)
     if command == "verify":
@@ -404,9 +481,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"jaxlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     _check_all(files, args, resolver, run)
+    if run.interrupted:
+        return _interrupted(run, args)
     if explain_at is not None:
         return _explain(run, explain_at)
-    _print(run, args)
+    failed = _report(run, args)
+    if failed is not None:
+        return failed
     return _status(run, args)
 
 
@@ -452,12 +533,34 @@ def _status(run: Run, args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if run.findings else EXIT_CLEAN
 
 
+def _interrupted(run: Run, args: argparse.Namespace) -> int:
+    """Ctrl-C while files were checked: no findings (they would be a partial list), the
+    errors met so far, and every file already fixed."""
+    for e in run.errors:
+        _say(e)
+    if args.fix:
+        k = len(run.fixed_files)
+        if k:
+            _say(f"jaxlint: interrupted; fixed {run.fixed} finding{'s' if run.fixed != 1 else ''}"
+                 f" in {k} file{'s' if k != 1 else ''} before that: "
+                 + output.printable(", ".join(sorted(run.fixed_files))))
+        else:
+            _say("jaxlint: interrupted; no file was changed.")
+    else:
+        _say("jaxlint: interrupted.")
+    return EXIT_INTERRUPTED
+
+
 def _exit_with_parent(main: int) -> None:
     """Pool worker initializer: end this worker as soon as the jaxlint process that started it
     is gone (killed, say) rather than leave it running, and fixing files, as an orphan."""
+    import signal
     import threading
     import time
 
+    # Ctrl-C reaches the whole process group: the main process decides what stops (it lets
+    # each worker finish the file in hand, so a fix already started is written and reported).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.getppid()
 
     def orphaned() -> bool:
@@ -512,8 +615,9 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
                     cache = Cache(folder, settings)
                 except CacheRefused as exc:
                     use_cache = False
-                    print(f"jaxlint: warning: not using the cache: "
-                          f"{os.path.join(folder, CACHE_DIRNAME)} {exc}", file=sys.stderr)
+                    print(output.printable(f"jaxlint: warning: not using the cache: "
+                                           f"{os.path.join(folder, CACHE_DIRNAME)} {exc}"),
+                          file=sys.stderr)
         if cache is not None:
             from jaxlint.project import import_roots
 
@@ -526,44 +630,67 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
         todo.append((i, path, data, key, config))
     jobs = _processes(args.jobs, todo)
     progress = _Progress(len(todo), enabled=not args.quiet)
-    if jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
-
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo)),
-                                 initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
-            futures = [pool.submit(_check_one, path, data, args, config)
-                       for _, path, data, _, config in todo]
-            done = []
-            for (_, path, _, _, _), future in zip(todo, futures):
-                try:
-                    done.append(future.result())
-                except BrokenProcessPool:  # a worker was killed (out of memory?) or crashed
-                    one = Run()
-                    _error(one, path, "not checked: a jaxlint worker process died")
-                    done.append(one)
-                except Exception as exc:  # noqa: BLE001 - e.g. a result that cannot be sent back
-                    one = Run()
-                    _error(one, path, _internal(exc))
-                    done.append(one)
+    done: dict[int, Run] = {}  # position in todo -> its results
+    try:
+        if jobs > 1:
+            _check_in_pool(todo, args, jobs, done, progress)
+        else:
+            modules: dict[str, dict[str, object]] = {}
+            for n, (_, path, data, _, config) in enumerate(todo):
+                # Recorded before it is checked: a Ctrl-C held until its fix was written
+                # (see _interrupt_deferred) arrives with the file's record filled in.
+                done[n] = Run()
+                _check_file(path, args, done[n], config, modules, data)
                 progress.step()
-    else:
-        modules: dict[str, dict[str, object]] = {}
-        done = []
-        for _, path, data, _, config in todo:
-            one = Run()
-            _check_file(path, args, one, config, modules, data)
-            done.append(one)
-            progress.step()
+    except KeyboardInterrupt:
+        run.interrupted = True  # report what was done before it (and cache none of it)
     progress.close()
-    for (i, path, _, key, _), one in zip(todo, done):
+    for n, one in done.items():
+        i, path, _, key, _ = todo[n]
         results[i] = one
-        if cache is not None and key is not None and not one.errors:
+        if cache is not None and key is not None and not one.errors and not run.interrupted:
             cache.put(key, path, one.findings, one.deps, one.absent)
     if cache is not None:
         cache.close()
     for i in sorted(results):
         run.merge(results[i])
+
+
+def _check_in_pool(todo: list[tuple[int, str, bytes, str | None, Config]],
+                   args: argparse.Namespace, workers: int, done: dict[int, Run],
+                   progress: _Progress) -> None:
+    """Check ``todo`` in worker processes, filling ``done``. On Ctrl-C, files not started
+    are dropped, files in hand are finished, and their results are kept before it goes on."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    def collect(n: int, path: str, future: Future[Run]) -> None:
+        try:
+            done[n] = future.result()
+        except BrokenProcessPool:  # a worker was killed (out of memory?) or crashed
+            done[n] = Run()
+            _error(done[n], path, "not checked: a jaxlint worker process died")
+        except Exception as exc:  # noqa: BLE001 - e.g. a result that cannot be sent back
+            done[n] = Run()
+            _error(done[n], path, _internal(exc))
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_exit_with_parent,
+                               initargs=(os.getpid(),))
+    futures: list[Future[Run]] = []
+    try:
+        futures = [pool.submit(_check_one, path, data, args, config)
+                   for _, path, data, _, config in todo]
+        for n, ((_, path, _, _, _), future) in enumerate(zip(todo, futures)):
+            collect(n, path, future)
+            progress.step()
+    except KeyboardInterrupt:
+        pool.shutdown(wait=True, cancel_futures=True)
+        for n, ((_, path, _, _, _), future) in enumerate(zip(todo, futures)):
+            if n not in done and future.done() and not future.cancelled():
+                collect(n, path, future)
+        raise
+    finally:
+        pool.shutdown(wait=True)
 
 
 def _processes(jobs: int, todo: Sequence[tuple[Any, ...]]) -> int:
@@ -621,7 +748,13 @@ def _stdin(args: argparse.Namespace, resolver: Resolver, excluder: Excluder, run
     """Editors: lint (or fix) the buffer on stdin as if it were the file it names, with that
     file's configuration."""
     path = args.stdin_filename or "-"
-    data = sys.stdin.buffer.read()
+    try:
+        if sys.stdin is None:
+            raise OSError(0, "standard input is closed")
+        data = sys.stdin.buffer.read()
+    except OSError as exc:
+        _say(f"jaxlint: error: cannot read standard input: {exc.strerror or exc}")
+        return EXIT_ERROR
     if args.stdin_filename is None:
         config = resolver.for_folder(".")
     else:
@@ -641,12 +774,20 @@ def _stdin(args: argparse.Namespace, resolver: Resolver, excluder: Excluder, run
             print(_error_line(path, exc.message, exc.line, exc.col), file=sys.stderr)
             return EXIT_ERROR
         assert isinstance(result.source, bytes)
-        sys.stdout.buffer.write(result.source)
-        sys.stdout.flush()
+        try:
+            sys.stdout.buffer.write(result.source)
+            sys.stdout.flush()
+        except (OSError, AttributeError) as exc:  # closed (None) or full
+            _stdout_gone()
+            _say("jaxlint: error: cannot write to standard output: "
+                 f"{getattr(exc, 'strerror', None) or 'it is closed'}")
+            return EXIT_ERROR
         sys.stderr.write(output.render(result.remaining, "text"))
         return EXIT_FINDINGS if result.remaining and not args.exit_zero else EXIT_CLEAN
     _check_file(path, args, run, config, {}, data)
-    _print(run, args)
+    failed = _report(run, args)
+    if failed is not None:
+        return failed
     return _status(run, args)
 
 

@@ -271,6 +271,18 @@ def fix_source(
         return _fix(source, path, unsafe_fixes, settings)
 
 
+def _keep_last_cr(source: Source, candidate: Source) -> Source:
+    """libcst drops the line ending of the last line of a file whose lines end in a bare CR
+    (old Mac style); the fixed file keeps it."""
+    if isinstance(source, bytes) and isinstance(candidate, bytes):
+        if source.endswith(b"\r") and not candidate.endswith((b"\r", b"\n")):
+            return candidate + b"\r"
+    elif isinstance(source, str) and isinstance(candidate, str):
+        if source.endswith("\r") and not candidate.endswith(("\r", "\n")):
+            return candidate + "\r"
+    return candidate
+
+
 def _finding_key(finding: Finding) -> tuple[str, str]:
     """What identifies a finding across a fix that moves lines: its code and message, less
     the line numbers some messages quote."""
@@ -299,6 +311,7 @@ def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> F
         candidate: Source = (
             fixed_module.bytes if isinstance(source, bytes) else fixed_module.code
         )
+        candidate = _keep_last_cr(source, candidate)
         if candidate == current or not _parses_like(source, candidate, path):
             return None
         after = _analyse(candidate, path, settings)

@@ -237,7 +237,67 @@ class _Names(cst.CSTVisitor):
         self.names.add(node.value)
 
 
-def _jax_name(module: cst.Module) -> str:
+_GUARD_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _root(name: cst.BaseExpression) -> str | None:
+    while isinstance(name, cst.Attribute):
+        name = name.value
+    return name.value if isinstance(name, cst.Name) else None
+
+
+def _imports_from_jax(stmt: cst.CSTNode) -> bool:
+    """``import jax...`` or ``from jax... import ...`` on this line."""
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for small in stmt.body:
+        if isinstance(small, cst.Import) and any(_root(a.name) == "jax" for a in small.names):
+            return True
+        if isinstance(small, cst.ImportFrom) and not small.relative \
+                and small.module is not None and _root(small.module) == "jax":
+            return True
+    return False
+
+
+def _jax_guard(module: cst.Module) -> cst.Try | None:
+    """The module-level ``try:`` that imports from jax and handles the ImportError (the
+    script runs without jax): ``import jax`` belongs inside it, not above it."""
+    for stmt in module.body:
+        if not (isinstance(stmt, cst.Try) and isinstance(stmt.body, cst.IndentedBlock)):
+            continue
+        if not any(_imports_from_jax(s) for s in stmt.body.body):
+            continue
+        for handler in stmt.handlers:
+            if handler.type is None:
+                return stmt
+            types = handler.type.elements if isinstance(handler.type, cst.Tuple) \
+                else [handler.type]
+            for t in types:
+                value = t.value if isinstance(t, cst.Element) else t
+                if isinstance(value, cst.Name) and value.value in _GUARD_ERRORS:
+                    return stmt
+    return None
+
+
+def _guard_fallbacks(guard: cst.Try | None) -> set[cst.CSTNode]:
+    """Names bound in the guard's handlers (``jax = None``): the fallback when jax is
+    missing, when the timed JAX work cannot run either; not a shadowing."""
+    names = _Nodes()
+    if guard is not None:
+        for handler in guard.handlers:
+            handler.visit(names)
+    return names.nodes
+
+
+class _Nodes(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.nodes: set[cst.CSTNode] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.nodes.add(node)
+
+
+def _jax_name(module: cst.Module, guard: cst.Try | None) -> str:
     """The name inserted code may call jax by: ``jax`` unless some scope of the module binds
     that name to anything but the jax package (a variable, a parameter, ``from x import
     jax``), else a fresh alias that nothing in the module uses."""
@@ -245,8 +305,9 @@ def _jax_name(module: cst.Module) -> str:
 
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     scopes = {s for s in wrapper.resolve(ScopeProvider).values() if s is not None}
-    if all(_imports_jax(getattr(a, "node", None))
-           for scope in scopes for a in scope.assignments["jax"]):
+    fallbacks = _guard_fallbacks(guard)
+    nodes = [getattr(a, "node", None) for scope in scopes for a in scope.assignments["jax"]]
+    if all(_imports_jax(node) or node in fallbacks for node in nodes):
         return "jax"
     names = _Names()
     module.visit(names)
@@ -256,10 +317,28 @@ def _jax_name(module: cst.Module) -> str:
     return alias
 
 
+def _add_import(module: cst.Module, guard: cst.Try | None, asname: str | None) -> cst.Module:
+    """``import jax`` (as ``asname``): inside the jax import guard if the module has one,
+    right before its first jax import, else where libcst's AddImportsVisitor puts it."""
+    if guard is not None and guard in module.body:
+        assert isinstance(guard.body, cst.IndentedBlock)
+        first = next(i for i, s in enumerate(guard.body.body) if _imports_from_jax(s))
+        line = cst.parse_statement(f"import jax as {asname}\n" if asname else "import jax\n")
+        body = list(guard.body.body)
+        body.insert(first, line)
+        new_guard = guard.with_changes(body=guard.body.with_changes(body=body))
+        return module.with_changes(
+            body=[new_guard if s is guard else s for s in module.body])
+    context = CodemodContext()
+    AddImportsVisitor.add_needed_import(context, "jax", asname=asname)
+    return AddImportsVisitor(context).transform_module(module)
+
+
 def apply_plans(module: cst.Module, plans: Sequence[FixPlan]) -> cst.Module:
     if not plans:
         return module
-    jax = _jax_name(module)
+    guard = _jax_guard(module)
+    jax = _jax_name(module, guard)
     if jax != "jax":
         # Replaced code (timeit statements, lambdas) names jax in text; with the name
         # shadowed that fix is refused (the finding stays, reported as not fixable).
@@ -267,12 +346,9 @@ def apply_plans(module: cst.Module, plans: Sequence[FixPlan]) -> cst.Module:
         if not plans:
             return module
     fixed = module.visit(_Applier(plans, jax))
+    guard = _jax_guard(fixed)  # the same statement, as the transformer returned it
     if jax != "jax":
-        context = CodemodContext()
-        AddImportsVisitor.add_needed_import(context, "jax", asname=jax)
-        return AddImportsVisitor(context).transform_module(fixed)
+        return _add_import(fixed, guard, jax)
     if not _binds_jax(fixed):
-        context = CodemodContext()
-        AddImportsVisitor.add_needed_import(context, "jax")
-        fixed = AddImportsVisitor(context).transform_module(fixed)
+        fixed = _add_import(fixed, guard, None)
     return fixed

@@ -197,3 +197,25 @@ def test_fix_keeps_hard_links(tmp_path: Path) -> None:
     assert os.path.samefile(path, twin) and path.stat().st_nlink == 2
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bench.py", "elsewhere"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="a file of another user needs root to set up")
+def test_an_owner_that_cannot_be_kept_means_no_fix(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Where the new file cannot be given the old one's owner (a user fixing a file of
+    another user that is group-writable), the fix is refused rather than taking it over."""
+    path = tmp_path / "bench.py"
+    path.write_text(MISTAKE)
+    os.chown(path, 65534, 65534)
+
+    def refuse(*args: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "chown", refuse)
+    status, errors = _fix_in_process(tmp_path, monkeypatch, capsys)
+    assert status == 2
+    assert errors == ["bench.py: error: cannot keep its owner and group; not fixed"]
+    assert path.read_text() == MISTAKE and path.stat().st_uid == 65534
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bench.py"]

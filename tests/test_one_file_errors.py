@@ -103,3 +103,19 @@ def test_flake8_plugin_survives_any_exception(monkeypatch: pytest.MonkeyPatch) -
     assert list(Plugin(ast.parse(BODY), lines, "a.py").run()) == []
     cookie = "# coding: punycode\n" + BODY
     assert list(Plugin(ast.parse(BODY), cookie.splitlines(keepends=True), "b.py").run()) == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_deeply_nested_notebook_json_is_the_files_error_line(tmp_path: Path, jobs: str) -> None:
+    """json.loads raises RecursionError on 100,000 nested brackets: the notebook's error line,
+    and the good file is still fixed."""
+    (tmp_path / "good.py").write_text(BODY)
+    (tmp_path / "deep.ipynb").write_text(
+        '{"note": "import time\\nimport jax\\nt0 = time.perf_counter()", "cells": '
+        + "[" * 100_000 + "]" * 100_000 + "}")
+    result = jaxlint("--no-cache", "-j", jobs, "--fix", ".", cwd=tmp_path)
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 2
+    (line,) = _error_lines(result.stderr)
+    assert line.startswith("deep.ipynb: error: ") and "nested" in line, line
+    assert "Fixed 1 finding." in result.stderr
