@@ -11,6 +11,7 @@ Usage:
     python scripts/fuzz.py                         # defaults below
     python scripts/fuzz.py --timing 2000 --unsafe 1000 --grammar 1000 --node 500
     python scripts/fuzz.py --timing 0 --unsafe 0 --grammar 0 --node 0 --notebooks 1000
+    python scripts/fuzz.py --timing 0 --unsafe 0 --grammar 0 --node 0 --notebooks 0 --configs 2000
     python scripts/fuzz.py --seconds 900 --write-safety   # stop each part at a time budget
 
 Needs ``hypothesis`` and ``hypothesmith`` (the ``test`` extra).
@@ -149,6 +150,14 @@ def notebook_check(nbfuzz):  # type: ignore[no-untyped-def]
     return check
 
 
+def config_check(cfuzz):  # type: ignore[no-untyped-def]
+    """A generated pyproject.toml: read (or refused in one line), then used to lint and fix."""
+    def check(src: str) -> Outcome:
+        return Outcome(cfuzz.check_config(src), 1, False, False)
+
+    return check
+
+
 def run_part(tally: Tally, strategy, check, examples: int, seconds: float,  # type: ignore[no-untyped-def]
              seed: int) -> None:
     from hypothesis import HealthCheck, given, settings
@@ -187,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--node", type=int, default=300, help="hypothesmith.from_node()")
     p.add_argument("--notebooks", type=int, default=300,
                    help="generated notebooks (cells, magics, marker-like comments, odd sources)")
+    p.add_argument("--configs", type=int, default=300,
+                   help="generated pyproject.toml files (any TOML, any value, deep nesting)")
     p.add_argument("--seconds", type=float, default=1800, help="time budget for each part")
     p.add_argument("--seed", type=int, default=12345)
     p.add_argument("--write-safety", action="store_true", help="write the figures to SAFETY.md")
@@ -198,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT / "tests"))
     fuzz = _load("test_fuzz", ROOT / "tests" / "test_fuzz.py")
     nbfuzz = _load("notebook_fuzz", ROOT / "tests" / "notebook_fuzz.py")
+    cfuzz = _load("config_fuzz", ROOT / "tests" / "config_fuzz.py")
     import hypothesmith
 
     parts = [
@@ -211,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
          hypothesmith.from_node(), grammar_check(fuzz), args.node),
         ("notebooks, --fix and --fix --unsafe-fixes", nbfuzz.notebooks().map(bytes.decode),
          notebook_check(nbfuzz), args.notebooks),
+        ("configuration files (read, then lint and fix with them)", cfuzz.configs(),
+         config_check(cfuzz), args.configs),
     ]
     tallies = []
     started = time.monotonic()
