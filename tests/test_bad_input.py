@@ -340,6 +340,7 @@ def test_nesting_guard_leaves_big_flat_code_alone(tmp_path: Path) -> None:
     assert "data.py:8:7: JAX101" in result.stdout
 
 
+@pytest.mark.slow
 def test_huge_file(tmp_path: Path) -> None:
     """100,000 lines of module-level statements around a real mistake, in reasonable time."""
     _setup(tmp_path)
@@ -355,6 +356,7 @@ def test_huge_file(tmp_path: Path) -> None:
     assert time.monotonic() - start < SLOW_BUDGET_S
 
 
+@pytest.mark.slow
 def test_one_very_long_line(tmp_path: Path) -> None:
     """A generated file with a 1 MB line of data (a list literal) after a real mistake."""
     _setup(tmp_path)

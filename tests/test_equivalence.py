@@ -23,6 +23,7 @@ import findings_snapshot  # noqa: E402
 BASELINE = ROOT / "tests" / "data" / "findings_baseline.json"
 
 
+@pytest.mark.slow
 def test_findings_and_fixes_as_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     before = json.loads(BASELINE.read_text())

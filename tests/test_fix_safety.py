@@ -100,6 +100,7 @@ def _fixed_count(expected: dict[Path, tuple[bytes, bytes]]) -> int:
     return n
 
 
+@pytest.mark.slow
 def test_kill_fix_at_random_moments(tmp_path: Path) -> None:
     """SIGKILL ``jaxlint --fix`` at random moments (after a random number of files were
     written, plus a random few milliseconds): every file is the original or the fully fixed
@@ -142,6 +143,7 @@ def test_kill_fix_at_random_moments(tmp_path: Path) -> None:
                       f"{leftovers[:3]}", stacklevel=1)
 
 
+@pytest.mark.slow
 def test_two_fix_runs_at_once(tmp_path: Path) -> None:
     """Two ``--fix`` runs over one tree at the same time: every file ends fully fixed (or
     original), compiles, and a third run changes nothing."""
@@ -300,6 +302,7 @@ def _fix_corpus():  # type: ignore[no-untyped-def]
     return module
 
 
+@pytest.mark.slow
 def test_fix_corpus_slice(tmp_path: Path) -> None:
     """scripts/fix_corpus.py's checks on the repository's fixtures and holdout set (no
     network): changed files compile, nothing without a fix changes, a second --fix is a no-op,

@@ -267,6 +267,7 @@ def timing_programs(draw: st.DrawFn) -> str:
 # ----------------------------------------------------------------------------- tests
 @settings(max_examples=int(50 * SCALE), **RELAXED)  # type: ignore[arg-type]
 @given(timing_programs())
+@pytest.mark.slow
 def test_timing_programs_safe_fixes(src: str) -> None:
     assert compiles(src), src
     problems = check_program(src)
@@ -275,6 +276,7 @@ def test_timing_programs_safe_fixes(src: str) -> None:
 
 @settings(max_examples=int(20 * SCALE), **RELAXED)  # type: ignore[arg-type]
 @given(timing_programs())
+@pytest.mark.slow
 def test_timing_programs_unsafe_fixes(src: str) -> None:
     problems = check_program(src, unsafe=True)
     assert problems == [], "\n".join(problems) + "\n--- program:\n" + src
@@ -313,6 +315,7 @@ def test_grammar_programs(src: str) -> None:
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith compiles what it makes
 @settings(max_examples=int(25 * SCALE), **RELAXED)  # type: ignore[arg-type]
 @given(hypothesmith.from_node())
+@pytest.mark.slow
 def test_node_programs(src: str) -> None:
     for candidate in (src, _wrap(src)):
         if compiles(candidate):

@@ -55,6 +55,7 @@ def _growth_ratio(shape: Callable[[int], str]) -> float:
 # module namespace (e0, e1, ...) and branches in every region costs O(names x branches): that
 # shape gets a looser bound, which still fails if the cost goes quadratic in anything else
 # (benchmarks/RESULTS.md: 6.0x at N = 1,500 and 10.6x at 6,000, before the budget).
+@pytest.mark.slow
 @pytest.mark.parametrize(("shape", "limit"), [(growth.sequential_regions, 6),
                                               (growth.pending_values, 6),
                                               (growth.timers_across_calls, 6),

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from jaxlint import fix_source, lint_source
 
 HOLDOUT = Path(__file__).parent / "holdout"
@@ -37,6 +39,7 @@ def test_recall_and_precision_on_blind_set() -> None:
     assert sum(x["label"] == "mistake" for x in LABELS) >= 40
 
 
+@pytest.mark.slow
 def test_every_holdout_fix_is_clean_and_idempotent() -> None:
     for p in sorted(HOLDOUT.glob("*.py")):
         fixed = fix_source(p.read_bytes(), str(p)).source

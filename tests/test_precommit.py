@@ -20,6 +20,9 @@ import pytest
 import yaml
 from helpers import ROOT
 
+# pre-commit builds a hook environment from the package index: the full suite only
+pytestmark = pytest.mark.slow
+
 # What `pip install .` needs from this tree: the package and its metadata.
 SNAPSHOT = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "jaxlint")
 

@@ -87,6 +87,7 @@ def test_light_code_list_matches_rules() -> None:
     assert CODES == tuple(sorted(RULES))
 
 
+@pytest.mark.slow
 def test_rule_names_are_spelled_one_way_everywhere() -> None:
     # The README's rules table is the names' home; `jaxlint rule`, `--statistics` and SARIF
     # must say the same, not the class names.

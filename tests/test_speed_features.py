@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from fixture_support import FIXTURES, ROOT
 from helpers import jaxlint, run
 
@@ -64,6 +65,7 @@ def test_timing_a_project_helper_passes_the_prefilter_without_naming_jax(
     assert jaxlint("--no-index", "bench.py", cwd=tmp_path).stdout == ""
 
 
+@pytest.mark.slow
 def test_cache_gives_the_same_findings_and_notices_changes(tmp_path: Path) -> None:
     shutil.copytree(FIXTURES / "JAX101", tmp_path / "src")
     cold = jaxlint("src", cwd=tmp_path)
@@ -91,6 +93,7 @@ def test_cache_follows_imported_project_modules(tmp_path: Path) -> None:
     assert jaxlint("bench.py", cwd=tmp_path).returncode == 1
 
 
+@pytest.mark.slow
 def test_parallel_and_serial_agree() -> None:
     serial = jaxlint("-j1", "--no-cache", "fixtures/JAX101", "tests/holdout")
     parallel = jaxlint("-j2", "--no-cache", "fixtures/JAX101", "tests/holdout")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from helpers import jaxlint
 
 MISTAKE = """\
@@ -20,6 +21,7 @@ print(time.perf_counter() - t0)
 """
 
 
+@pytest.mark.slow
 def test_diff_on_stdin_exits_like_diff_on_files(tmp_path: Path) -> None:
     (tmp_path / "bench.py").write_text(MISTAKE)
     on_file = jaxlint("--diff", "--no-cache", "bench.py", cwd=tmp_path)
@@ -108,6 +110,7 @@ def jaxlint_env(args: list[str], cwd: Path, env: dict[str, str]):  # type: ignor
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_progress_goes_to_a_terminals_stderr_for_long_runs_only(tmp_path: Path) -> None:
     from helpers import ROOT
 
@@ -134,6 +137,7 @@ def re_search(pattern: str, text: str) -> bool:
     return re.search(pattern, text) is not None
 
 
+@pytest.mark.slow
 def test_output_file_holds_what_stdout_would(tmp_path: Path) -> None:
     (tmp_path / "bench.py").write_text(MISTAKE)
     expected = jaxlint("--no-cache", "bench.py", cwd=tmp_path).stdout
@@ -152,6 +156,7 @@ def test_output_file_holds_what_stdout_would(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "cannot write" in bad.stderr
 
 
+@pytest.mark.slow
 def test_statistics_in_json(tmp_path: Path) -> None:
     import json
 

@@ -29,11 +29,15 @@ from jaxlint.verify.linemap import LineMap
 from jaxlint.verify.model import NO_FINDINGS, NOT_RUN_CLEAN
 from jaxlint.verify.report import format_seconds, report_paths, table
 
+# most run scripts under real JAX in subprocesses: the full suite only
+pytestmark = pytest.mark.slow
+
 HAVE_JAX = importlib.util.find_spec("jax") is not None
 HAVE_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None
 requires_jax = pytest.mark.skipif(
     not HAVE_JAX,
-    reason="verify runs scripts under JAX and jax is not installed (pip install 'jaxlint[verify]')",
+    reason="verify runs scripts under JAX, which is not installed (from this clone: "
+           "python -m pip install '.[verify]')",
 )
 requires_matplotlib = pytest.mark.skipif(
     not HAVE_MATPLOTLIB, reason="--report draws with matplotlib, which is not installed"

@@ -61,6 +61,7 @@ def _verify(*argv: str) -> tuple[int, list[dict[str, object]], str]:
     return status, json.loads(out.getvalue()), err.getvalue()
 
 
+@pytest.mark.slow
 def test_verify_dir_runs_only_scripts_with_findings_found_as_lint_finds_them(
         tmp_path: Path) -> None:
     root, mark = _tree(tmp_path)
@@ -75,6 +76,7 @@ def test_verify_dir_runs_only_scripts_with_findings_found_as_lint_finds_them(
         "(--all runs them), 1 setup.py-like.")
 
 
+@pytest.mark.slow
 def test_verify_all_runs_clean_scripts_but_never_setup_py(tmp_path: Path) -> None:
     root, mark = _tree(tmp_path)
     status, rows, err = _verify(str(root), "--all")

@@ -122,8 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.report is not None and importlib.util.find_spec("matplotlib") is None:
         # Checked before running anything: finding out after minutes of runs would waste them.
         print(
-            "jaxlint verify: --report needs matplotlib; install it with: "
-            "pip install 'jaxlint[verify]'",
+            "jaxlint verify: --report needs matplotlib; install it (python -m pip install "
+            "matplotlib), or from a clone of jaxlint: python -m pip install '.[verify]'",
             file=sys.stderr,
         )
         return 2
@@ -159,8 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         except ImportError as exc:
             print(
-                f"jaxlint verify: --report needs matplotlib ({exc}); "
-                "install it with: pip install 'jaxlint[verify]'",
+                f"jaxlint verify: --report needs matplotlib ({exc}); install it (python -m pip "
+                "install matplotlib), or from a clone of jaxlint: python -m pip install "
+                "'.[verify]'",
                 file=sys.stderr,
             )
             return 2

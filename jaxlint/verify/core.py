@@ -48,7 +48,8 @@ def ensure_jax(python: str = sys.executable) -> None:
     """
     if importlib.util.find_spec("jax") is None:
         raise VerifyError(
-            f"jax is not installed for {python}; install it with: pip install 'jaxlint[verify]'"
+            f"jax is not installed for {python}; install it there (python -m pip install jax), "
+            "or from a clone of jaxlint: python -m pip install '.[verify]'"
         )
 
 
