@@ -619,10 +619,24 @@ def build(nb: dict[str, object], path: str = "") -> Virtual:
 
 # ------------------------------------------------------------------------------ linting
 def _to_cell(f: Finding, virtual: Virtual) -> Finding:
+    # Messages and evidence name lines of the joined source: name cells and lines instead.
+    def place(m: re.Match[str]) -> str:
+        n = int(m.group(2))
+        if not 1 <= n <= len(virtual.lines):
+            return m.group(0)
+        v = virtual.lines[n - 1]
+        return f"{m.group(1)}cell {v.cell}, line {v.line}"
+
+    message = _LINE_REF.sub(place, f.message)
+    explanation = _LINE_REF.sub(place, f.explanation) if f.explanation else f.explanation
     if 1 <= f.line <= len(virtual.lines):
         v = virtual.lines[f.line - 1]
-        return replace(f, line=v.line, col=v.column(f.col), cell=v.cell, region=None)
-    return replace(f, cell=0, region=None)
+        return replace(f, line=v.line, col=v.column(f.col), cell=v.cell, region=None,
+                       message=message, explanation=explanation)
+    return replace(f, cell=0, region=None, message=message, explanation=explanation)
+
+
+_LINE_REF = re.compile(r"(^|[\s(])line (\d+)\b")
 
 
 def _lint(virtual: Virtual, path: str, settings: Settings) -> list[Finding]:

@@ -64,3 +64,23 @@ def test_json_and_full_carry_the_explanation() -> None:
     full = jaxlint("--format", "full", "fixtures/JAX101/timer_context_manager.py").stdout
     assert "  = The timer at line 47 reads the clock when its block starts and again when it " \
         "ends." in full
+
+
+def test_a_notebooks_evidence_names_cells_and_their_lines(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    cells = [
+        "import time\nimport jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef step(x):\n"
+        "    return x @ x\n",
+        "x = jnp.ones((8, 8))\nstep(x).block_until_ready()\nt0 = time.perf_counter()\n"
+        "y = step(x)\nprint(float(y.sum()), time.perf_counter() - t0)\n",
+    ]
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                     "source": c} for c in cells],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "bench.ipynb").write_text(json.dumps(nb))
+    proc = run(__import__("sys").executable, "-m", "jaxlint", "--no-cache", "--explain",
+               "bench.ipynb:2:5", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "(cell 2, line 5) waits for the work" in proc.stdout  # the message, too
+    assert "started at cell 2, line 3 and read again at cell 2, line 5" in proc.stdout
+    assert "cell 2, line 4: `step(x)`: `step` is a jitted function (see cell 1, line 6)" \
+        in proc.stdout

@@ -128,7 +128,11 @@ class Calls:
                 assert key is not None
                 return self._call_value(self._lookup(key, st)[1], node, st)
             base = self._eval(func.value, st)
-            return self._call_method(base, func.attr.value, dotted(func.value), node, st)
+            # ``history[key].append(y)``: what the entry holds, the container holds
+            receiver = func.value
+            while dotted(receiver) is None and isinstance(receiver, cst.Subscript):
+                receiver = receiver.value
+            return self._call_method(base, func.attr.value, dotted(receiver), node, st)
         callee = self._eval(func, st)
         return self._call_value(callee, node, st)
 
@@ -182,8 +186,10 @@ class Calls:
             return None
         if isinstance(callee, TimerFactory):
             return TimedBlock()
-        if callee is None and any(isinstance(v, JaxVal) for v in values):
-            return self._opaque()  # an unknown function (a parameter) given JAX values
+        if (callee is None or isinstance(callee, JaxVal)) and any(
+                isinstance(v, JaxVal) for v in values):
+            # an unknown function (a parameter, what a library returned) given JAX values
+            return self._opaque()
         return None
 
     def _call_ref(self: FlowAnalysis, q: str, node: cst.Call, st: State) -> Value:
@@ -356,6 +362,10 @@ class Calls:
         if isinstance(base, LibObject):
             if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
                 return self._dispatch(node, values, st)
+            if attr in names.LIBRARY_READERS:
+                # ``metrics.compute()``, ``mcmc.get_samples()``: what the object computed so
+                # far; copying it to the host waits for that work
+                return self._opaque()
             return LibObject()
         if isinstance(base, str):
             return None

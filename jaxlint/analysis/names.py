@@ -296,6 +296,13 @@ HOST_PREFIXES = (
     "cv2.", "h5py.",
 )
 
+# Methods of JAX libraries' objects that give what the object has computed (metrics, samples,
+# state): a value made by then, so waiting for it, or copying it, waits for that work.
+LIBRARY_READERS = frozenset(
+    {"compute", "get_samples", "get_extra_fields", "get_metrics", "result", "results",
+     "summary", "state_dict", "get_state", "value", "values"}
+)
+
 # Functions of JAX libraries that copy what they are given to the host.
 LIBRARY_TRANSFERS = frozenset(
     {
@@ -304,6 +311,8 @@ LIBRARY_TRANSFERS = frozenset(
         "numpyro.infer.MCMC.print_summary",
         "numpyro.diagnostics.print_summary",
         "numpyro.diagnostics.summary",
+        "mujoco.mjx.get_data_into",
+        "mujoco.mjx.get_data",
     }
 )
 
