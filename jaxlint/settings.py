@@ -53,7 +53,8 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
 _IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
 # ``with utils.Timer("step"):``, ``with timed("eval"):``: a timer another module of the project
 # defines (followed through the project index), so this file need not import a clock.
-_WITH_TIMER = re.compile(rb"with\s+[\w.]*(?:[Tt]im|[Cc]lock|[Ss]topwatch|[Cc]hrono)\w*\s*\(")
+_WITH_TIMER = re.compile(rb"with\s+(?:\w+\.)*(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|"
+                         rb"[Cc]hrono)\w*\s*\(")
 # ``timeit stmt`` / ``time stmt`` at the start of a notebook's JSON source string (a one-line
 # cell is one string), after any blank lines and indentation
 _AUTOMAGIC = re.compile(rb'"(?:[ \t]|\\[nrt])*time(?:it)?(?:[ \t]|\\t)')
