@@ -3,11 +3,10 @@ and on a configured project."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from fixture_support import FIXTURES
-from helpers import flake8, jaxlint
+from helpers import flake8, jaxlint, write_configured_project
 
 MISTAKE = """\
 import time
@@ -63,68 +62,7 @@ def test_flake8_and_cli_agree_on_a_configured_project(tmp_path: Path) -> None:
     """The plugin reads [tool.jaxlint] (the nearest one for each file), uses the project index
     and leaves out what jaxlint leaves out, so flake8 and the CLI report the same findings;
     flake8's own options still apply on top."""
-    tmp_path.chmod(0o755)
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    files = {
-        "pyproject.toml": """\
-[tool.jaxlint]
-timers = ["myclock.now"]
-jax-work = ["kernels.launch"]
-ignore = ["JAX104"]
-per-file-ignores = { "legacy/*" = ["JAX101"] }
-extend-exclude = ["generated/"]
-""",
-        ".gitignore": "out/\n",
-        "pkg/__init__.py": "",
-        "pkg/ops.py": """\
-import jax
-import jax.numpy as jnp
-
-
-def step(x):
-    return jnp.dot(x, x)
-
-
-def sync(tree):
-    return jax.block_until_ready(tree)
-""",
-        "pkg/bench.py": """\
-import time
-
-import jax.numpy as jnp
-from kernels import launch
-from myclock import now
-
-from pkg.ops import step, sync
-
-x = jnp.ones((64, 64))
-t0 = time.perf_counter()
-y = step(x)
-print(time.perf_counter() - t0)
-
-t0 = time.perf_counter()
-y = step(x)
-sync(y)
-print(time.perf_counter() - t0)
-
-start = now()
-out = launch(3)
-elapsed = now() - start
-
-t0 = time.perf_counter()
-y = jnp.dot(x, x)
-print(float(y.sum()), time.perf_counter() - t0)
-""",
-        "legacy/old.py": MISTAKE,
-        "generated/gen.py": MISTAKE,
-        "out/built.py": MISTAKE,
-        "sub/pyproject.toml": '[tool.jaxlint]\nselect = ["JAX105"]\n',
-        "sub/quiet.py": MISTAKE,
-        "loud.py": MISTAKE,
-    }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    write_configured_project(tmp_path)
 
     cli = jaxlint(".", cwd=tmp_path)
     plugin = flake8("--select", "JAX", ".", cwd=tmp_path)

@@ -320,63 +320,6 @@ def test_hover_shows_an_explanation_when_the_finding_carries_one() -> None:
             in hover_text(Finding("JAX101", "m", 8, 6, explanation=why)))
 
 
-PROJECT = {
-    "pyproject.toml": """\
-[tool.jaxlint]
-timers = ["myclock.now"]
-jax-work = ["kernels.launch"]
-ignore = ["JAX104"]
-per-file-ignores = { "legacy/*" = ["JAX101"] }
-extend-exclude = ["generated/"]
-""",
-    ".gitignore": "out/\n",
-    "pkg/__init__.py": "",
-    "pkg/ops.py": """\
-import jax
-import jax.numpy as jnp
-
-
-def step(x):
-    return jnp.dot(x, x)
-
-
-def sync(tree):
-    return jax.block_until_ready(tree)
-""",
-    "pkg/bench.py": """\
-import time
-
-import jax.numpy as jnp
-from kernels import launch
-from myclock import now
-
-from pkg.ops import step, sync
-
-x = jnp.ones((64, 64))
-t0 = time.perf_counter()
-y = step(x)
-print(time.perf_counter() - t0)
-
-t0 = time.perf_counter()
-y = step(x)
-sync(y)
-print(time.perf_counter() - t0)
-
-start = now()
-out = launch(3)
-elapsed = now() - start
-
-t0 = time.perf_counter()
-y = jnp.dot(x, x)
-print(float(y.sum()), time.perf_counter() - t0)
-""",
-    "legacy/old.py": MISTAKE,
-    "generated/gen.py": MISTAKE,
-    "out/built.py": MISTAKE,
-    "sub/pyproject.toml": '[tool.jaxlint]\nselect = ["JAX105"]\n',
-    "sub/quiet.py": MISTAKE,
-    "loud.py": MISTAKE,
-}
 
 
 def test_server_cli_and_flake8_agree_on_a_configured_project(client: Client,
@@ -384,15 +327,11 @@ def test_server_cli_and_flake8_agree_on_a_configured_project(client: Client,
     # Configuration per file, the project index (step() in pkg/ops.py does JAX work, sync()
     # waits), configured timers and work, ignores, excludes and .gitignore: the editor sees
     # what the command line and flake8 print.
-    from helpers import flake8, jaxlint
+    from helpers import CONFIGURED_PROJECT, flake8, jaxlint, write_configured_project
 
     project = tmp_path / "project"
     project.mkdir()
-    project.chmod(0o755)
-    subprocess.run(["git", "init", "-q", str(project)], check=True)
-    for name, text in PROJECT.items():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        (project / name).write_text(text)
+    write_configured_project(project)
     cli = jaxlint(".", cwd=project)
     assert cli.returncode == 1, cli.stderr
     expected = sorted(line.split(": ")[0] + " " + line.split(": ")[1].split()[0]
@@ -405,9 +344,9 @@ def test_server_cli_and_flake8_agree_on_a_configured_project(client: Client,
 
     client.start(project)
     got = []
-    for name in PROJECT:
+    for name, text in CONFIGURED_PROJECT.items():
         if name.endswith(".py"):
-            uri = client.open(project / name, PROJECT[name])
+            uri = client.open(project / name, text)
             got += [f"{name}:{d['range']['start']['line'] + 1}:"
                     f"{d['range']['start']['character'] + 1} {d['code']}"
                     for d in client.diagnostics(uri)]
