@@ -28,6 +28,8 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
+from sections import write_section as replace_section
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "RESULTS.md"
 START, END = "<!-- growth:start -->", "<!-- growth:end -->"
@@ -192,13 +194,7 @@ def write_section(rows: list[dict], args: argparse.Namespace) -> None:
         "~4-6x the time. Exit 1 means findings, as expected; 2 would be an error.\n\n"
         f"{table(rows)}\n{END}\n"
     )
-    text = RESULTS.read_text() if RESULTS.exists() else ""
-    if START in text and END in text:
-        head, rest = text.split(START, 1)
-        text = head + body + rest.split(END, 1)[1].lstrip("\n")
-    else:
-        text = text.rstrip("\n") + "\n\n" + body
-    RESULTS.write_text(text)
+    replace_section(RESULTS, START, END, body)
 
 
 def main(argv: list[str] | None = None) -> int:

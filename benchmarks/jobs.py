@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from sections import write_section
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "RESULTS.md"
@@ -105,13 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         "shared, so read the load with the numbers.\n\n"
         f"{table}{END}\n"
     )
-    text = RESULTS.read_text() if RESULTS.exists() else ""
-    if START in text and END in text:
-        head, rest = text.split(START, 1)
-        text = head + body + rest.split(END, 1)[1].lstrip("\n")
-    else:
-        text = text.rstrip("\n") + "\n\n" + body
-    RESULTS.write_text(text)
+    write_section(RESULTS, START, END, body)
     return 0
 
 
