@@ -159,17 +159,31 @@ def _strip_top(name: str) -> str | None:
     return str(Path(*parts[1:]))
 
 
-def extract(source: dict, archive: Path) -> Path:
-    root = src_root(source)
+def _done(root: Path, stamp: str) -> bool:
+    """Whether ``root`` already holds the source stamped ``stamp`` (a sha256 or a commit)."""
     marker = root / MARKER
-    if marker.is_file() and marker.read_text().strip() == source["sha256"]:
-        return root
+    return marker.is_file() and marker.read_text().strip() == stamp
+
+
+def _begin(root: Path, stamp: str) -> Path | None:
+    """An empty folder beside ``root`` to extract into (renamed to ``root`` when complete),
+    or None when ``root`` is already the source stamped ``stamp``."""
+    if _done(root, stamp):
+        return None
     if root.exists():
         shutil.rmtree(root)
     tmp = root.with_name(root.name + ".tmp")
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
+    return tmp
+
+
+def extract(source: dict, archive: Path) -> Path:
+    root = src_root(source)
+    tmp = _begin(root, source["sha256"])
+    if tmp is None:
+        return root
     if archive.name.endswith((".tar.gz", ".tgz", ".tar.bz2", ".tar")):
         with tarfile.open(archive) as tf:
             for member in tf.getmembers():
@@ -297,16 +311,11 @@ def _safe_rel(name: str) -> str | None:
 def extract_git(source: dict, mirror: Path | None = None) -> Path:
     """Export the source's commit into its src_root (regular files only)."""
     root = src_root(source)
-    marker = root / MARKER
-    if marker.is_file() and marker.read_text().strip() == source["commit"]:
+    if _done(root, source["commit"]):
         return root
     git_dir = find_git_dir(source, mirror)
-    if root.exists():
-        shutil.rmtree(root)
-    tmp = root.with_name(root.name + ".tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
+    tmp = _begin(root, source["commit"])
+    assert tmp is not None
     refused = []
     tmp_objects = tmp.with_name(tmp.name + ".objects")
     shutil.rmtree(tmp_objects, ignore_errors=True)
