@@ -20,6 +20,7 @@ from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     YieldFinder,
     all_params,
+    annotated_fields,
     base_name,
     dotted,
     is_const_string,
@@ -194,7 +195,8 @@ class Calls:
 
     def _call_ref(self: FlowAnalysis, q: str, node: cst.Call, st: State) -> Value:
         kind = self._classify(q)
-        if kind is CallKind.UNKNOWN and (st.reads or self._timing_harness or self._under_timer):
+        if kind is CallKind.UNKNOWN and (st.reads or self._timing_harness or self._under_timer
+                                         or self._with_item):
             known = self._from_index(q)
             if known is not None:
                 return self._call_value(known, node, st)
@@ -384,9 +386,7 @@ class Calls:
         module, whose fields are its annotated names in order. Functions passed in become
         what its instances' fields hold (``cfg.step(x)``); with JAX values it is a pytree of
         them, so waiting for it waits for them."""
-        fields = [small.target.value for line in klass.node.body.body
-                  if isinstance(line, cst.SimpleStatementLine) for small in line.body
-                  if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)]
+        fields = list(annotated_fields(klass.node))
         i = 0
         for kw, star, value in args:
             name = kw if kw is not None else (fields[i] if not star and i < len(fields) else None)
@@ -423,8 +423,7 @@ class Calls:
                                        for c in st.called)
         if compiles:
             self.frame.events.append((self._tick(), node, COMPILE))
-        added: set[Site] = {origin}
-        st.called = st.called | added
+        st.called = st.called | {origin}
         if variant is not None:
             # a (function, static values) pair, kept beside the functions themselves
             st.called = st.called | {(origin, variant)}  # type: ignore[arg-type]
@@ -641,14 +640,18 @@ class Calls:
             return None
         return value
 
-    @staticmethod
-    def closure_key(fn: Func) -> object:
+    def closure_key(self: FlowAnalysis, fn: Func) -> object:
         """What of a nested function's closure decides what its calls do: the functions and
-        objects it closes over (a decorator's ``wrapper`` calls the ``fn`` it wraps)."""
+        objects it closes over (a decorator's ``wrapper`` calls the ``fn`` it wraps).
+        Computed once per function object: the closure does not change."""
         if not fn.closure:
             return None
-        return tuple(sorted((k, v) for k, v in fn.closure[0].items()
-                            if isinstance(v, (Func, JaxCallable, Instance, Klass))))
+        key = self._closure_keys.get(fn)
+        if key is None:
+            key = self._closure_keys[fn] = tuple(sorted(
+                (k, v) for k, v in fn.closure[0].items()
+                if isinstance(v, (Func, JaxCallable, Instance, Klass))))
+        return key
 
     def _call_function(self: FlowAnalysis, fn: Func, params: dict[str, Value]) -> Summary:
         generator = isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node)

@@ -113,6 +113,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._timing_harness = 0  # > 0 while interpreting what a harness times
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
+        self._with_item = 0  # > 0 while evaluating a ``with`` item (it may be a timer)
+        self._closure_keys: dict[Func, object] = {}  # see ``closure_key``
         # for loops with a counter: (counter, its first value's code, the loop, whether the
         # round being interpreted is the first iteration)
         self._counters: list[tuple[str, str, cst.For, bool]] = []

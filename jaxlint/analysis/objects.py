@@ -14,7 +14,7 @@ import libcst as cst
 from jaxlint.analysis import names
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
-from jaxlint.analysis.syntax import StmtLoc, dotted
+from jaxlint.analysis.syntax import StmtLoc, annotated_fields, dotted
 from jaxlint.analysis.values import (
     INPUT,
     Func,
@@ -131,14 +131,8 @@ class Objects:
     def _annotated(self: FlowAnalysis, node: cst.ClassDef, attr: str) -> Value:
         """An attribute the class body only annotates (``sampler: BaseSampler``) with one of
         the file's classes: an instance of it."""
-        for line in node.body.body:
-            if not isinstance(line, cst.SimpleStatementLine):
-                continue
-            for small in line.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and (
-                        small.target.value == attr):
-                    return self._instance_of(small.annotation.annotation)
-        return None
+        annotation = annotated_fields(node).get(attr)
+        return self._instance_of(annotation) if annotation is not None else None
 
     def _instance_of(self: FlowAnalysis, annotation: cst.BaseExpression) -> Value:
         """An instance of the file's class that an annotation names (``Base``, ``"Base"``,

@@ -28,7 +28,6 @@ from jaxlint.analysis.values import (
     JaxVal,
     Ref,
     TimedBlock,
-    TimerFactory,
     TimerRead,
     Value,
     join_values,
@@ -424,13 +423,13 @@ class Statements:
         self._loc = StmtLoc(stmt, True)
         exits: list[tuple[Value, cst.BaseExpression]] = []
         for item in stmt.items:
-            value = self._eval(item.item, st)
-            if value is None and isinstance(item.item, cst.Call):
-                # ``with utils.Timer("step"):``: a timer of another module of the project
-                callee = self._eval(item.item.func, st)
-                if isinstance(callee, Ref) and isinstance(self._from_index(callee.name),
-                                                          TimerFactory):
-                    value = TimedBlock()
+            # ``with utils.Timer("step"):`` may use a timer of another module of the project:
+            # the call looks it up in the project index (``_call_ref``)
+            self._with_item += 1
+            try:
+                value = self._eval(item.item, st)
+            finally:
+                self._with_item -= 1
             entered: Value = None
             if isinstance(value, Instance):
                 enter = value.klass.members.get("__enter__")

@@ -134,3 +134,15 @@ def entry_key(name: str, literal: str) -> str:
 def entry_code(key: str) -> str:
     """Code for a state key: ``outs.['loss']`` -> ``outs['loss']``; names are themselves."""
     return key.replace(".[", "[")
+
+
+def annotated_fields(node: cst.ClassDef) -> dict[str, cst.BaseExpression]:
+    """The names a class body annotates, in order, with their annotations: a dataclass's or
+    NamedTuple's fields (``step: Callable``, ``sampler: BaseSampler``)."""
+    out: dict[str, cst.BaseExpression] = {}
+    for line in node.body.body:
+        if isinstance(line, cst.SimpleStatementLine):
+            for small in line.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    out.setdefault(small.target.value, small.annotation.annotation)
+    return out
