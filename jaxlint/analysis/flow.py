@@ -105,6 +105,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         # None); sites not here operate on JAX values (``y @ y``, ``y[0]``).
         self.why: dict[Site, tuple[str, object]] = {}
         self.harnesses: dict[cst.Call, HarnessUse] = {}
+        self._regions: list[Region] | None = None  # regions(), once the run is over
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed
         # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
         self._last_elements: list[Value] | None = None
@@ -165,6 +166,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._bound_at.clear()
         self.transfer_where.clear()
         self.why.clear()
+        self._regions = None
         self.harnesses.clear()
         self._memo.clear()
         self._active.clear()

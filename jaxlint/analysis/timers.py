@@ -9,6 +9,7 @@ in the journal, plus the window of the frame's events (compiling calls, idle syn
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,13 @@ from jaxlint.analysis.values import (
     TimerRead,
     join_values,
 )
+
+# Words that name compilation in the statements reading a region's clock: the region times
+# it on purpose (``compile_time = time.time() - t0``, ``print("first call (incl. compile)"``).
+COMPILE_WORDS = re.compile(
+    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|warm[\s_-]*up|jit[\s_-]*time|"
+    r"trac(e|ing)[\s_-]*time", re.IGNORECASE)
+ONLY_COMPILE = re.compile(r"compil|jit[\s_-]*time|trac(e|ing)[\s_-]*time", re.IGNORECASE)
 
 Event = tuple[int, Site, int]  # (tick, site, kind)
 # a first (compiling) call; a sync that waited for nothing; a sync that waited for work
@@ -116,7 +124,7 @@ class Snapshot:
 class Region:
     """A timed region: a stop read and the start read(s) it is subtracted from."""
 
-    stop: cst.Call
+    stop: cst.BaseExpression  # the stop read (a call; for a ``with`` timer, its item)
     starts: frozenset[Site]
     where: StmtLoc
     unsynced: frozenset[Site]  # work dispatched after the start, not waited for at the stop
@@ -125,6 +133,10 @@ class Region:
     idle_syncs: frozenset[Site]  # syncs in the region that waited for none of its work
     snapshot: Snapshot
     syncs: frozenset[Site] = frozenset()  # real syncs in the region that waited for work
+    # the reads' statements say the region includes compilation ("compile_time", "first
+    # call"), and that it times compilation only ("compile_time", not "first step took")
+    names_compile: bool = False
+    names_compile_only: bool = False
 
 
 class Timers:
@@ -246,19 +258,39 @@ class Timers:
 
     # ------------------------------------------------------------------ results
     def regions(self: FlowAnalysis) -> list[Region]:
+        """The file's timed regions, computed once (every rule asks)."""
+        if self._regions is not None:
+            return self._regions
         by_stop: dict[Site, set[Site]] = {}
         for stop, start in self.pairs:
             by_stop.setdefault(stop, set()).add(start)
         out = []
         for stop, starts in by_stop.items():
             snap = self.snapshots.get(stop)
-            if snap is None or not isinstance(stop, cst.Call):
+            if snap is None or not isinstance(stop, cst.BaseExpression):
                 continue
+
             def inside(table: dict[Site, frozenset[Site]], starts: set[Site]) -> frozenset[Site]:
                 return frozenset(s for s, tags in table.items() if tags & starts)
 
+            syncs = snap.events_in(starts, SYNCED)
+            host_synced = inside(snap.transferred, starts)
+            if syncs and all(self.why.get(s, ("op", None))[0] in ("op", "api")
+                             for s in host_synced):
+                # The work was waited for explicitly; what is copied after is a small
+                # operation on its results (``float(loss.mean())``), not the timed work.
+                host_synced = frozenset()
+            compiled = snap.events_in(starts, COMPILE)
+            named = only = False
+            if compiled:
+                texts = [self.module.code_for_node(loc.node)
+                         for loc in (self.where[stop], *(self.where[s] for s in starts
+                                                         if s in self.where))
+                         if isinstance(loc.node, cst.BaseSmallStatement)]
+                named = any(COMPILE_WORDS.search(t) for t in texts)
+                only = any(ONLY_COMPILE.search(t) for t in texts)
             out.append(Region(stop, frozenset(starts), self.where[stop],
-                              inside(snap.pending, starts), inside(snap.transferred, starts),
-                              snap.events_in(starts, COMPILE), snap.events_in(starts, IDLE),
-                              snap, snap.events_in(starts, SYNCED)))
+                              inside(snap.pending, starts), host_synced, compiled,
+                              snap.events_in(starts, IDLE), snap, syncs, named, only))
+        self._regions = out
         return out

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import ClassVar
@@ -39,27 +38,6 @@ class FileContext:
     def code(self, node: cst.CSTNode, limit: int = 60) -> str:
         text = " ".join(self.module.code_for_node(node).split())
         return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-# A region whose code names compilation (``compile_time = time.time() - t0``,
-# ``print(f"first call (incl. compile): ...")``) times it on purpose.
-COMPILE_WORDS = re.compile(
-    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|warm[\s_-]*up|jit[\s_-]*time|"
-    r"trac(e|ing)[\s_-]*time", re.IGNORECASE)
-ONLY_COMPILE = re.compile(r"compil|jit[\s_-]*time|trac(e|ing)[\s_-]*time", re.IGNORECASE)
-
-
-def labelled_as_compile(ctx: FileContext, region: object, only: bool = False) -> bool:
-    """Whether the statements that read the region's clock say it includes compilation
-    (``only``: say it times compilation, not a first call or step with its run)."""
-    from jaxlint.analysis import Region
-
-    assert isinstance(region, Region)
-    where = ctx.flow.where
-    nodes = [region.where.node, *(where[s].node for s in region.starts if s in where)]
-    words = ONLY_COMPILE if only else COMPILE_WORDS
-    return any(words.search(ctx.code(n, 400)) for n in nodes
-               if isinstance(n, cst.BaseSmallStatement))
 
 
 MAX_EXPLAINED = 6  # work sites listed in an explanation; the rest are counted

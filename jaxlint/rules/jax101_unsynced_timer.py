@@ -10,7 +10,6 @@ from jaxlint.rules.base import (
     Report,
     Rule,
     explain_sites,
-    labelled_as_compile,
     region_heading,
     still_computing,
     sync_call_text,
@@ -55,7 +54,7 @@ class UnsyncedTimer(Rule):
         for region in ctx.flow.regions():
             if not region.unsynced or region.idle_syncs:
                 continue
-            if region.compiled and labelled_as_compile(ctx, region, only=True):
+            if region.compiled and region.names_compile_only:
                 # It times compilation on purpose: compiling is synchronous, so the clock
                 # read after the first call measures the compilation the region is named
                 # for ("first step took" claims the step's run too, and is reported).

@@ -57,11 +57,6 @@ class HostTransferSync(Rule):
         for region in flow.regions():
             if region.unsynced or not region.host_synced:
                 continue
-            if region.syncs and all(flow.why.get(s, ("op", None))[0] in ("op", "api")
-                                    for s in region.host_synced):
-                # The work was waited for explicitly; what is copied after is a small
-                # operation on its results (``float(loss.mean())``), not the timed work.
-                continue
             where = min((flow.transfer_where[s] for s in region.host_synced
                          if s in flow.transfer_where),
                         key=lambda loc: ctx.line_of.get(loc.node, (0, 0)), default=None)

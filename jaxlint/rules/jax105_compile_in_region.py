@@ -9,7 +9,6 @@ from jaxlint.rules.base import (
     FileContext,
     Report,
     Rule,
-    labelled_as_compile,
     region_heading,
     why_work,
 )
@@ -57,7 +56,7 @@ class CompileInRegion(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Report]:
         for region in ctx.flow.regions():
-            if region.compiled and labelled_as_compile(ctx, region):
+            if region.names_compile:
                 continue  # compilation is what it times
             for call in sorted(region.compiled, key=lambda n: ctx.line_of.get(n, (0, 0))):
                 if not isinstance(call, cst.Call):
