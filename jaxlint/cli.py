@@ -515,10 +515,12 @@ def _explain(run: Run, at: tuple[int | None, int]) -> int:
         print(f"{output.printable(f.location)}: {f.code} {output.printable(f.message)}")
         for text in (f.explanation or "(no further evidence recorded)").splitlines():
             print("    " + output.printable(text))
+    if run.errors:
+        return EXIT_ERROR  # the file could not be checked: its error line says why
     if not found:
         where = f"cell {cell}, line {line}" if cell is not None else f"line {line}"
         print(f"jaxlint: no finding at {where}", file=sys.stderr)
-        return EXIT_ERROR if run.errors else EXIT_FINDINGS
+        return EXIT_FINDINGS
     return EXIT_CLEAN
 
 

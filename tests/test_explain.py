@@ -84,3 +84,13 @@ def test_a_notebooks_evidence_names_cells_and_their_lines(tmp_path) -> None:  # 
     assert "started at cell 2, line 3 and read again at cell 2, line 5" in proc.stdout
     assert "cell 2, line 4: `step(x)`: `step` is a jitted function (see cell 1, line 6)" \
         in proc.stdout
+
+
+def test_explain_a_file_that_cannot_be_checked_is_its_error_line_alone(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "broken.py").write_text("import time\nimport jax\nt0 = time.perf_counter()\ndef f(:\n")
+    proc = jaxlint("--explain", str(tmp_path / "missing.py") + ":3")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().endswith("missing.py: error: no such file or directory")
+    proc = jaxlint("--explain", str(tmp_path / "broken.py") + ":1")
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "cannot parse" in proc.stderr
