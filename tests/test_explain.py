@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from fixture_support import fixture_files
 from helpers import run
@@ -66,7 +67,7 @@ def test_json_and_full_carry_the_explanation() -> None:
         "ends." in full
 
 
-def test_a_notebooks_evidence_names_cells_and_their_lines(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_notebooks_evidence_names_cells_and_their_lines(tmp_path: Path) -> None:
     cells = [
         "import time\nimport jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef step(x):\n"
         "    return x @ x\n",
@@ -86,8 +87,9 @@ def test_a_notebooks_evidence_names_cells_and_their_lines(tmp_path) -> None:  # 
         in proc.stdout
 
 
-def test_explain_a_file_that_cannot_be_checked_is_its_error_line_alone(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    (tmp_path / "broken.py").write_text("import time\nimport jax\nt0 = time.perf_counter()\ndef f(:\n")
+def test_explain_a_file_that_cannot_be_checked_is_its_error_line_alone(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text(
+        "import time\nimport jax\nt0 = time.perf_counter()\ndef f(:\n")
     proc = jaxlint("--explain", str(tmp_path / "missing.py") + ":3")
     assert proc.returncode == 2
     assert proc.stderr.strip().endswith("missing.py: error: no such file or directory")
