@@ -25,6 +25,7 @@ from jaxlint.analysis.syntax import (
     dotted,
     is_const_string,
     literal_text,
+    literal_truth,
     params_of,
     positive_literal,
     static_spec,
@@ -103,6 +104,9 @@ class Frame:
     binds: dict[str, set[cst.CSTNode]] = field(default_factory=dict)  # name -> its targets
     # a timer read made inside a call -> the calls in this frame that made it (``_lift``)
     lifted: dict[Site, set[Site]] = field(default_factory=dict)
+    # parameters the caller left at a literal default -> that default (``as_numpy=True``):
+    # a test of one takes one branch (``_known_test``)
+    defaults: dict[str, cst.BaseExpression] = field(default_factory=dict)
 
     @property
     def closure(self) -> tuple[dict[str, Value], ...]:
@@ -679,6 +683,9 @@ class Calls:
             frame.binds.setdefault(param.name.value, set()).add(param.name)
             if positive_literal(param.default):
                 self._positive.add(param.name)
+            if (param.default is not None and param.name.value not in params
+                    and literal_truth(param.default) is not None):
+                frame.defaults[param.name.value] = param.default
             if param.name.value not in st.env:
                 self._set(st, param.name.value, None)
         saved_loc = self._loc

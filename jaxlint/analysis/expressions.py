@@ -207,6 +207,9 @@ class Expressions:
 
     def _eval_IfExp(self: FlowAnalysis, node: cst.IfExp, st: State) -> Value:
         self._truth(self._eval(node.test, st), st)
+        known = self._known_test(node.test)
+        if known is not None:
+            return self._eval(node.body if known else node.orelse, st)
         then, other = st.copy(), st.copy()
         value = join_values(self._eval(node.body, then), self._eval(node.orelse, other))
         self._become(st, join_states([then, other]))

@@ -41,6 +41,7 @@ from jaxlint.analysis.statements import Statements
 from jaxlint.analysis.syntax import (
     BUILTINS,
     dotted,
+    params_of,
 )
 from jaxlint.analysis.timers import Region, Snapshot, StmtLoc, Timers
 from jaxlint.analysis.values import (
@@ -272,8 +273,12 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
                 out[name] = JaxCallable(value.synced, value.jitted)
             elif isinstance(value, Func) and isinstance(value.node, cst.FunctionDef):
                 self._frames = [Frame(func=None)]
+                # Summarised as most calls make it: parameters with a default are left
+                # at it (``def get(tree, as_numpy=True)`` copies to the host).
+                defaulted = {p.name.value for p in params_of(value.node) if p.default}
                 params: dict[str, Value] = {
-                    p: INPUT for p in self._positional_params(value.node)}
+                    p: INPUT for p in self._positional_params(value.node)
+                    if p not in defaulted}
                 summary = self._call_function(value, params)
                 if summary.work:
                     out[name] = JaxCallable(synced=summary.waits or summary.waits_by_transfer)

@@ -19,6 +19,7 @@ from jaxlint.analysis.syntax import (
     StmtLoc,
     dotted,
     entry_key,
+    literal_truth,
     positive_literal,
 )
 from jaxlint.analysis.values import (
@@ -240,7 +241,9 @@ class Statements:
     def _exec_If(self: FlowAnalysis, stmt: cst.If, st: State, is_elif: bool = False) -> State:
         self._loc = StmtLoc(stmt, not is_elif)
         self._truth(self._eval(stmt.test, st), st)
-        first = self._first_iteration_test(stmt.test)
+        first = self._known_test(stmt.test)
+        if first is None:
+            first = self._first_iteration_test(stmt.test)
         if first is not None:
             # ``if step == 0:`` runs on the first iteration only: paths that cannot happen
             # (later iterations' work reaching a read made on the first) are not followed.
@@ -355,6 +358,36 @@ class Statements:
         # value exists because work made it.
         once = isinstance(it, JaxVal) or self._runs_once(stmt.iter)
         return self._loop(st, body, stmt, None, once=once)
+
+    def _known_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
+        """The outcome of a test of a parameter the caller left at its literal default
+        (``if as_numpy:``, ``if timeout is None:``, ``not wait``); None when not known.
+        Only the branch it takes is followed: the other cannot happen on this call."""
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            inner = self._known_test(test.expression)
+            return None if inner is None else not inner
+        if isinstance(test, cst.Name):
+            return literal_truth(self._default_of(test.value))
+        if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.left, cst.Name)):
+            comp = test.comparisons[0]
+            if (isinstance(comp.operator, (cst.Is, cst.IsNot))
+                    and isinstance(comp.comparator, cst.Name)
+                    and comp.comparator.value == "None"):
+                default = self._default_of(test.left.value)
+                if default is None:
+                    return None
+                is_none = isinstance(default, cst.Name) and default.value == "None"
+                return is_none if isinstance(comp.operator, cst.Is) else not is_none
+        return None
+
+    def _default_of(self: FlowAnalysis, name: str) -> cst.BaseExpression | None:
+        """The literal default ``name`` holds, if the caller left it and the body has not
+        bound it since."""
+        default = self.frame.defaults.get(name)
+        if default is None or len(self.frame.binds.get(name, ())) > 1:
+            return None
+        return default
 
     def _runs_once(self: FlowAnalysis, node: cst.BaseExpression) -> bool:
         """Whether a ``for`` loop over ``node`` runs at least once: a non-empty literal, or

@@ -79,6 +79,23 @@ class StmtLoc:
 
 
 
+def literal_truth(node: cst.BaseExpression | None) -> bool | None:
+    """``bool(node)`` for a literal (``True``, ``None``, ``0``, ``"x"``, ``()``), else None."""
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return node.value == "True"
+    if isinstance(node, (cst.Integer, cst.Float)):
+        try:
+            return float(node.value.replace("_", "")) != 0 if isinstance(node, cst.Float) else (
+                int(node.value.replace("_", ""), 0) != 0)
+        except ValueError:
+            return None
+    if isinstance(node, cst.SimpleString):
+        return len(node.evaluated_value) > 0
+    if isinstance(node, (cst.List, cst.Tuple, cst.Dict)) and not node.elements:
+        return False
+    return None
+
+
 def positive_literal(node: cst.BaseExpression | None) -> bool:
     """A positive integer or a non-empty container literal: a loop over it (or over
     ``range`` of it) runs at least once."""
