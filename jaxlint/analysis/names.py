@@ -210,7 +210,31 @@ BARRIERS = frozenset(
 RUNNERS = {"asyncio.to_thread": 0}
 RUNNER_METHODS = {"run_in_executor": 1, "submit": 0}
 
-# Calls in the JAX namespace that dispatch no device work. Anything else under ``jax.`` does.
+# Functions at the top level of ``jax`` that dispatch device work (or run a function that
+# does, as ``jax.jvp(f, ...)``). Any other ``jax.name(...)`` dispatches none: the rest of
+# the top level is transformations (above), syncs and transfers (above), and configuration,
+# meshes, devices and introspection (``jax.set_mesh``, ``jax.typeof``).
+TOP_LEVEL_WORK = frozenset(
+    {
+        "jax.device_put",
+        "jax.device_put_replicated",
+        "jax.device_put_sharded",
+        "jax.make_array_from_callback",
+        "jax.make_array_from_single_device_arrays",
+        "jax.make_array_from_process_local_data",
+        "jax.jvp",
+        "jax.vjp",
+        "jax.linearize",
+        "jax.pure_callback",
+        "jax.random",
+        "jax.numpy",
+        "jax.lax",
+        "jax.nn",
+    }
+)
+
+# Calls in the JAX namespace that dispatch no device work. Anything else under ``jax.`` does,
+# except at its top level (``TOP_LEVEL_WORK``).
 NO_WORK = frozenset(
     {
         "jax.devices",
@@ -313,6 +337,8 @@ LIBRARY_TRANSFERS = frozenset(
         "numpyro.diagnostics.summary",
         "mujoco.mjx.get_data_into",
         "mujoco.mjx.get_data",
+        # gathers every process's arrays into NumPy arrays on each host
+        "jax.experimental.multihost_utils.process_allgather",
     }
 )
 
@@ -360,6 +386,10 @@ def classify(qualified_name: str, extras: Extras = NO_EXTRAS) -> CallKind:
         return CallKind.PARTIAL
     if name in NO_WORK or name.startswith(NO_WORK_PREFIXES):
         return CallKind.NO_WORK
+    if name.count(".") == 1 and name.startswith("jax."):
+        # ``jax.set_mesh``, ``jax.make_mesh``, ``jax.typeof``: the top level of ``jax`` is
+        # mostly transformations, configuration and bookkeeping; only these compute.
+        return CallKind.WORK if name in TOP_LEVEL_WORK else CallKind.NO_WORK
     if name.startswith("jax.") or name == "jax":
         return CallKind.WORK
     if name.startswith(HOST_PREFIXES):
