@@ -107,6 +107,8 @@ class Frame:
     # parameters the caller left at a literal default -> that default (``as_numpy=True``):
     # a test of one takes one branch (``_known_test``)
     defaults: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    # the loops of this frame being interpreted, outermost first
+    loop_stmts: list[cst.For | cst.While] = field(default_factory=list)
 
     @property
     def closure(self) -> tuple[dict[str, Value], ...]:
@@ -427,6 +429,11 @@ class Calls:
                                        for c in st.called)
         if compiles:
             self.frame.events.append((self._tick(), node, COMPILE))
+            # the loops whose rounds call the same function object (one made inside a
+            # loop is a new function, compiled anew, on every round)
+            made_in = self.made_in.get(origin, set())
+            self.loops_of.setdefault(node, set()).update(
+                loop for loop in self.frame.loop_stmts if loop not in made_in)
         st.called = st.called | {origin}
         if variant is not None:
             # a (function, static values) pair, kept beside the functions themselves
@@ -565,6 +572,7 @@ class Calls:
             # A factory (``step = make_step(loss)``): each call makes a fresh jitted function,
             # which compiles on its first call here.
             self.frame.created.add(summary.result.origin)
+            self.made_in[summary.result.origin] = set(self.frame.loop_stmts)
             st.called = st.called - {summary.result.origin}
         values = [v for _, _, v in args]
         for origin in summary.jit_calls:

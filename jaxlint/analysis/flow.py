@@ -99,6 +99,11 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._read_log: list[Site] = []
         self._pair_log: list[tuple[Site, Site]] = []
         self.bare: dict[Site, cst.Expr] = {}
+        # the innermost loop (of its frame) around a timer read; the loops around a
+        # compiling call: a region read in a loop that compiles there compiles once of many
+        self.read_loop: dict[Site, cst.For | cst.While | None] = {}
+        self.loops_of: dict[Site, set[cst.For | cst.While]] = {}
+        self.made_in: dict[Site, set[cst.For | cst.While]] = {}  # jitted function -> loops
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
         # Why a site is JAX work, for explanations: ("jitted", the node that made the
@@ -141,7 +146,15 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         end = self._run_module()
         self.globals = dict(end.env)
         self._reset()
-        self._run_module()
+        end = self._run_module()
+        # Pass 1 ran module-level calls of the file's functions before their globals were
+        # known (``step = make_step(loss)`` where make_step uses ``jax``): what pass 2 learnt
+        # of names pass 1 could not tell is what the functions analysed next see.
+        learnt = {k: v for k, v in end.env.items()
+                  if v is not None and self.globals.get(k) is None}
+        if learnt:
+            self.globals.update(learnt)
+            self._memo.clear()
         done: set[object] = set()
         i = 0
         while i < len(self._funcs):
@@ -161,6 +174,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._read_log.clear()
         self._pair_log.clear()
         self.bare.clear()
+        self.read_loop.clear()
+        self.loops_of.clear()
+        self.made_in.clear()
         self.bare_ticks.clear()
         self.recorded = 0  # pass 1's snapshots are gone: only the real run's count
         self._journal.clear()

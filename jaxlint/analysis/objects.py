@@ -45,6 +45,7 @@ class Objects:
         """A function made by a transformation; ``static``: its static argument numbers and
         names, matched to ``fn``'s parameters when it is the file's own."""
         self.frame.created.add(origin)
+        self.made_in[origin] = set(self.frame.loop_stmts)
         nums, argnames = static
         spec: list[tuple[int | None, str | None]] = []
         if nums or argnames:

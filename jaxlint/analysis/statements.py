@@ -32,9 +32,13 @@ from jaxlint.analysis.values import (
     TimerRead,
     Value,
     join_values,
+    union_elements,
 )
 
 MAX_LOOP_ROUNDS = 6
+
+# What each round of a loop gives, and what it gives at each position (zip, enumerate)
+Elements = tuple[Value, "list[Elements] | None"]
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
@@ -267,10 +271,19 @@ class Statements:
               test: cst.BaseExpression | None, once: bool = False) -> State:
         """``once``: the loop is known to run at least once, so it is not left before a
         round ends (a warm-up or sync in it always happens)."""
+        since = self._now
+        self.frame.loop_stmts.append(stmt)
+        try:
+            return self._loop_rounds(head, run_body, stmt, test, once, since)
+        finally:
+            self.frame.loop_stmts.pop()
+
+    def _loop_rounds(self: FlowAnalysis, head: State, run_body: object,
+                     stmt: cst.For | cst.While, test: cst.BaseExpression | None, once: bool,
+                     since: int) -> State:
         breaks: list[State] = []
         last_ends: list[State] = []
         exit_state = head
-        since = self._now
         for rounds in range(MAX_LOOP_ROUNDS):
             if self._counters and self._counters[-1][2] is stmt:
                 # the first round runs from the loop's entry: the first iteration only
@@ -347,17 +360,50 @@ class Statements:
         return is_first if sides >= {name, first} else None
 
     def _exec_For_body(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
-        it = self._eval(stmt.iter, st)
-        elem = it if isinstance(it, (JaxVal, *CALLABLES)) else None
+        elem, parts = self._loop_elements(stmt.iter, st)
 
         def body(state: State) -> State:
-            self._bind(stmt.target, elem, state)
+            self._bind_elements(stmt.target, elem, parts, state)
             return self._exec_suite(stmt.body, state)
 
         # A loop over JAX results (their leaves, a list of them) runs at least once: the
         # value exists because work made it.
-        once = isinstance(it, JaxVal) or self._runs_once(stmt.iter)
+        once = isinstance(elem, JaxVal) or self._runs_once(stmt.iter)
         return self._loop(st, body, stmt, None, once=once)
+
+    def _loop_elements(self: FlowAnalysis, node: cst.BaseExpression, st: State) -> Elements:
+        """What each round of a loop over ``node`` gives, and for ``zip(a, b)`` and
+        ``enumerate(a)`` what it gives at each position of the tuple: in
+        ``for step, batch in zip(range(n), batches)`` only ``batch`` may be a JAX value."""
+        if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+                and node.func.value in ("zip", "enumerate") and self.is_external(node.func.value)
+                and node.args and not any(a.star or a.keyword for a in node.args)
+                and (node.func.value == "zip" or len(node.args) == 1)):
+            parts: list[Elements] = [
+                self._loop_elements(a.value, st) for a in node.args]
+            if node.func.value == "enumerate":
+                parts.insert(0, (None, None))
+            joined = union_elements(p[0] for p in parts)
+            if isinstance(joined, JaxVal):
+                joined = replace(joined, container=False)
+            return joined, parts
+        it = self._eval(node, st)
+        if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+                and node.func.value == "range" and self.is_external("range")):
+            # ``range(first_step, n)``: Python ints, even from a JAX value (``__index__``
+            # copied it to the host)
+            return None, None
+        return (it if isinstance(it, (JaxVal, *CALLABLES)) else None), None
+
+    def _bind_elements(self: FlowAnalysis, target: cst.BaseExpression, elem: Value,
+                       parts: list[Elements] | None, st: State) -> None:
+        if (parts is not None and isinstance(target, (cst.Tuple, cst.List))
+                and len(target.elements) == len(parts)
+                and not any(isinstance(e, cst.StarredElement) for e in target.elements)):
+            for element, (value, inner) in zip(target.elements, parts):
+                self._bind_elements(element.value, value, inner, st)
+            return
+        self._bind(target, elem, st)
 
     def _known_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """The outcome of a test of a parameter the caller left at its literal default

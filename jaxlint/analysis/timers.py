@@ -46,6 +46,77 @@ if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
 
 
+def collects(loop: cst.For | cst.While, stmt: cst.CSTNode) -> bool:
+    """Whether the value ``stmt`` computes (a clock reading, an elapsed time) is collected
+    across the rounds of ``loop``: ``times.append(...)``, ``total += ...``, ``t[i] = ...``,
+    directly or through names bound from it in the loop's body."""
+    if isinstance(stmt, cst.AugAssign) or _collecting_call(stmt):
+        return True
+    if not isinstance(stmt, (cst.Assign, cst.AnnAssign)):
+        return False
+    targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) else [
+        stmt.target]
+    if any(isinstance(t, (cst.Subscript, cst.Attribute)) for t in targets):
+        return True
+    names = {t.value for t in targets if isinstance(t, cst.Name)}
+    finder = _SmallStatements()
+    loop.body.visit(finder)
+    grew = True
+    while names and grew:
+        grew = False
+        for small in finder.found:
+            value = getattr(small, "value", None)
+            if small is stmt or value is None or not _mentions(value, names):
+                continue
+            if isinstance(small, cst.AugAssign) or _collecting_call(small):
+                return True
+            if isinstance(small, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in small.targets] if isinstance(
+                    small, cst.Assign) else [small.target]
+                if any(isinstance(t, cst.Subscript) for t in targets):
+                    return True
+                new = {t.value for t in targets if isinstance(t, cst.Name)} - names
+                if new:
+                    names |= new
+                    grew = True
+    return False
+
+
+def _collecting_call(stmt: cst.CSTNode) -> bool:
+    return (isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call)
+            and isinstance(stmt.value.func, cst.Attribute)
+            and stmt.value.func.attr.value in ("append", "extend", "insert", "add"))
+
+
+def _mentions(node: cst.CSTNode, names: set[str]) -> bool:
+    finder = _NameFinder(names)
+    node.visit(finder)
+    return finder.found
+
+
+class _NameFinder(cst.CSTVisitor):
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+        self.found = False
+
+    def visit_Name(self, node: cst.Name) -> bool:
+        if node.value in self.names:
+            self.found = True
+        return False
+
+
+class _SmallStatements(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: list[cst.BaseSmallStatement] = []
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        self.found.extend(node.body)
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+
 def _held(read: Site) -> str:
     """The name under which a start read made inside a call is held (not a Python name)."""
     return f"@timer {id(read)}"
@@ -145,6 +216,8 @@ class Timers:
     def _timer_read(self: FlowAnalysis, node: cst.Call, st: State) -> TimerRead:
         self._snapshot(node, st)
         self.where.setdefault(node, self._loc)
+        loops = self.frame.loop_stmts
+        self.read_loop.setdefault(node, loops[-1] if loops else None)
         st.reads[node] = self._tick()
         self._read_log.append(node)
         return TimerRead(frozenset({node}))
@@ -281,6 +354,13 @@ class Timers:
                 # operation on its results (``float(loss.mean())``), not the timed work.
                 host_synced = frozenset()
             compiled = snap.events_in(starts, COMPILE)
+            loop = self.read_loop.get(stop)
+            if compiled and loop is not None and not collects(loop, self.where[stop].node):
+                # A progress log read on every round of a loop (``steps/s`` every 100
+                # steps, an epoch's time): the function compiles in the first round only,
+                # so only the first of many figures includes it, as any training log's.
+                # Figures collected to be summed or averaged all carry it.
+                compiled = frozenset(c for c in compiled if loop not in self.loops_of.get(c, ()))
             named = only = False
             if compiled:
                 texts = [self.module.code_for_node(loc.node)
