@@ -23,7 +23,6 @@ from jaxlint.analysis.syntax import (
     annotated_fields,
     base_name,
     dotted,
-    is_const_string,
     literal_text,
     literal_truth,
     params_of,
@@ -378,10 +377,8 @@ class Calls:
         if isinstance(base, str):
             return None
         if isinstance(base, (Ref,)) or base is None:
-            # ``"{}".format(y)`` formats (copies) its JAX arguments
-            if attr == "format" and isinstance(node.func, cst.Attribute) and is_const_string(
-                node.func.value
-            ):
+            # ``"{}".format(y)``, ``row_format.format(y)``: formatting copies JAX arguments
+            if attr == "format":
                 for v in values:
                     self._sync(v, st, transfer=True)
         return None

@@ -49,14 +49,15 @@ if TYPE_CHECKING:
 def collects(loop: cst.For | cst.While, stmt: cst.CSTNode) -> bool:
     """Whether the value ``stmt`` computes (a clock reading, an elapsed time) is collected
     across the rounds of ``loop``: ``times.append(...)``, ``total += ...``, ``t[i] = ...``,
-    directly or through names bound from it in the loop's body."""
+    directly or through names bound from it in the loop's body. A record's field
+    (``summary["steps_per_second"] = ...``, ``self.elapsed = ...``) is not a collection."""
     if isinstance(stmt, cst.AugAssign) or _collecting_call(stmt):
         return True
     if not isinstance(stmt, (cst.Assign, cst.AnnAssign)):
         return False
     targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) else [
         stmt.target]
-    if any(isinstance(t, (cst.Subscript, cst.Attribute)) for t in targets):
+    if any(_indexed(t) for t in targets):
         return True
     names = {t.value for t in targets if isinstance(t, cst.Name)}
     finder = _SmallStatements()
@@ -73,13 +74,21 @@ def collects(loop: cst.For | cst.While, stmt: cst.CSTNode) -> bool:
             if isinstance(small, (cst.Assign, cst.AnnAssign)):
                 targets = [t.target for t in small.targets] if isinstance(
                     small, cst.Assign) else [small.target]
-                if any(isinstance(t, cst.Subscript) for t in targets):
+                if any(_indexed(t) for t in targets):
                     return True
                 new = {t.value for t in targets if isinstance(t, cst.Name)} - names
                 if new:
                     names |= new
                     grew = True
     return False
+
+
+def _indexed(target: cst.BaseExpression) -> bool:
+    """``times[i] = ...`` collects; ``summary["steps_per_second"] = ...`` names a field of a
+    record (a log line's), as an attribute does."""
+    return isinstance(target, cst.Subscript) and not (
+        len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)
+        and isinstance(target.slice[0].slice.value, cst.SimpleString))
 
 
 def _collecting_call(stmt: cst.CSTNode) -> bool:
