@@ -213,8 +213,9 @@ class Region:
     idle_syncs: frozenset[Site]  # syncs in the region that waited for none of its work
     snapshot: Snapshot
     syncs: frozenset[Site] = frozenset()  # real syncs in the region that waited for work
-    # the reads' statements say the region includes compilation ("compile_time", "first
-    # call"), and that it times compilation only ("compile_time", not "first step took")
+    # a first call compiles in the region and the reads' statements say the region includes
+    # compilation ("compile_time", "first call"), and that it times compilation only
+    # ("compile_time", not "first step took")
     names_compile: bool = False
     names_compile_only: bool = False
 
@@ -363,13 +364,6 @@ class Timers:
                 # operation on its results (``float(loss.mean())``), not the timed work.
                 host_synced = frozenset()
             compiled = snap.events_in(starts, COMPILE)
-            loop = self.read_loop.get(stop)
-            if compiled and loop is not None and not collects(loop, self.where[stop].node):
-                # A progress log read on every round of a loop (``steps/s`` every 100
-                # steps, an epoch's time): the function compiles in the first round only,
-                # so only the first of many figures includes it, as any training log's.
-                # Figures collected to be summed or averaged all carry it.
-                compiled = frozenset(c for c in compiled if loop not in self.loops_of.get(c, ()))
             named = only = False
             if compiled:
                 texts = [self.module.code_for_node(loc.node)
@@ -378,6 +372,13 @@ class Timers:
                          if isinstance(loc.node, cst.BaseSmallStatement)]
                 named = any(COMPILE_WORDS.search(t) for t in texts)
                 only = any(ONLY_COMPILE.search(t) for t in texts)
+            loop = self.read_loop.get(stop)
+            if compiled and loop is not None and not collects(loop, self.where[stop].node):
+                # A progress log read on every round of a loop (``steps/s`` every 100
+                # steps, an epoch's time): the function compiles in the first round only,
+                # so only the first of many figures includes it, as any training log's.
+                # Figures collected to be summed or averaged all carry it.
+                compiled = frozenset(c for c in compiled if loop not in self.loops_of.get(c, ()))
             out.append(Region(stop, frozenset(starts), self.where[stop],
                               inside(snap.pending, starts), host_synced, compiled,
                               snap.events_in(starts, IDLE), snap, syncs, named, only))

@@ -54,7 +54,7 @@ class UnsyncedTimer(Rule):
         for region in ctx.flow.regions():
             if not region.unsynced or region.idle_syncs:
                 continue
-            if region.compiled and region.names_compile_only:
+            if region.names_compile_only:
                 # It times compilation on purpose: compiling is synchronous, so the clock
                 # read after the first call measures the compilation the region is named
                 # for ("first step took" claims the step's run too, and is reported).
