@@ -75,6 +75,11 @@ class Summary:
     made: frozenset[Site] = frozenset()  # jitted functions (by origin) made by each call
     waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
     args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
+    # its own work (dispatched in the call) may still run when it returns; or, if not,
+    # was waited for only through a host transfer. A helper that finishes its own work
+    # (``np.array(state["tokens"])`` each step) but not the caller's is not new work.
+    leaves_work: bool = True
+    own_by_transfer: bool = False
 
     @property
     def waits_for_args(self) -> bool:
@@ -381,6 +386,10 @@ class Calls:
             if attr == "format":
                 for v in values:
                     self._sync(v, st, transfer=True)
+            elif base is None and any(isinstance(v, JaxVal) for v in values):
+                # ``self.engine.generate(params, state)`` on an object not known here:
+                # given JAX values, what it gives is one made by then (see ``_opaque``)
+                return self._opaque()
         return None
 
     def _construct_record(self: FlowAnalysis, klass: Klass,
@@ -592,8 +601,12 @@ class Calls:
                 result = self._dispatch(node, values, st)
                 self._sync(result, st, transfer=not summary.waits)
                 return result
-        elif summary.work:
+        elif summary.work and summary.leaves_work:
             return self._dispatch(node, values, st)
+        elif summary.work and summary.own_by_transfer:
+            result = self._dispatch(node, values, st)
+            self._sync(result, st, transfer=True)
+            return result
         if isinstance(summary.result, JaxVal):
             return union_jax(values) or INPUT
         return summary.result
@@ -721,6 +734,11 @@ class Calls:
         result: Value = None
         for _, v in frame.returns:
             result = join_values(result, v)
+        given_sites = (entry, args)
+        leaves_work = not exits or any(
+            site not in given_sites for s in exits for site in s.pending)
+        own_by_transfer = not leaves_work and any(
+            site not in given_sites for s in exits for site in s.transferred)
         reads = frozenset(self._read_log[first_read:])
         pairs = frozenset(self._pair_log[first_pair:])
         if generator:
@@ -733,7 +751,8 @@ class Calls:
             summary = Summary(frame.did_work, waits, by_transfer, result,
                               frozenset(frame.jit_calls), reads, pairs,
                               made=frozenset(frame.created),
-                              waits_args=waits_args, args_by_transfer=args_by_transfer)
+                              waits_args=waits_args, args_by_transfer=args_by_transfer,
+                              leaves_work=leaves_work, own_by_transfer=own_by_transfer)
         self._memo[key] = summary
         return summary
 

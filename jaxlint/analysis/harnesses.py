@@ -94,7 +94,8 @@ class Harnesses:
                 summary = self._call_function(value, params)
             finally:
                 self._timing_harness -= 1
-            return summary.work and not (summary.waits or summary.waits_by_transfer)
+            return summary.work and summary.leaves_work and not (
+                summary.waits or summary.waits_by_transfer)
         if isinstance(value, JaxCallable):
             return not value.synced
         if isinstance(value, Ref):
