@@ -23,6 +23,7 @@ from jaxlint.analysis.syntax import (
     annotated_fields,
     base_name,
     dotted,
+    is_const_string,
     literal_text,
     literal_truth,
     params_of,
@@ -311,6 +312,12 @@ class Calls:
                 return None
             if attr in names.INERT_ATTRIBUTES:
                 return None
+            if attr in ("get", "pop") and len(values) >= 1 and node.args and is_const_string(
+                    node.args[0].value):
+                return base  # ``metrics.get("loss")``: a leaf of a dict pytree, as [...]
+            if attr not in names.ARRAY_METHODS and not base.container:
+                # not an array's method: the value is an object (see ARRAY_METHODS)
+                return self._opaque()
             return self._operate(node, [base, *values], st)
         if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
             self._put(base_key, values, st)

@@ -105,6 +105,22 @@ INERT_ATTRIBUTES = frozenset(
     }
 )
 
+# Methods of a JAX array that compute (``jax.Array``'s NumPy-like methods). A method of a
+# "JAX value" that is none of these, nor inert nor a transfer (``state.release_pages()``,
+# ``engine.generate(...)``), shows the value is some other object holding or making JAX
+# values: its result is treated as an unknown function's (see ``_opaque``), not as work.
+ARRAY_METHODS = frozenset(
+    {
+        "all", "any", "argmax", "argmin", "argpartition", "argsort", "astype", "choose",
+        "clip", "compress", "conj", "conjugate", "copy", "cumprod", "cumsum", "cummax",
+        "cummin", "diagonal", "dot", "flatten", "max", "mean", "min", "nonzero", "prod",
+        "ptp", "ravel", "repeat", "reshape", "round", "searchsorted", "sort", "squeeze",
+        "std", "sum", "swapaxes", "take", "trace", "transpose", "var", "view", "set",
+        "add", "multiply", "divide", "power", "apply", "get", "to_device", "addressable_data",
+        "__getitem__", "__add__", "__sub__", "__mul__", "__matmul__", "__truediv__",
+    }
+)
+
 # Attributes of a JAX array that are themselves device operations.
 WORK_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
 
