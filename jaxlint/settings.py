@@ -53,7 +53,7 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
 _IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
 # ``with utils.Timer("step"):``, ``with timed("eval"):``: a timer another module of the project
 # defines (followed through the project index), so this file need not import a clock.
-_WITH_TIMER = re.compile(rb"with\s+(?:\w+\.)*(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|"
+_WITH_TIMER = re.compile(rb"with\s+(?:\w+\.)*\w*?(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|"
                          rb"[Cc]hrono)\w*\s*\(")
 # ``timeit stmt`` / ``time stmt`` at the start of a notebook's JSON source string (a one-line
 # cell is one string), after any blank lines and indentation
@@ -62,6 +62,8 @@ _AUTOMAGIC = re.compile(rb'"(?:[ \t]|\\[nrt])*time(?:it)?(?:[ \t]|\\t)')
 # ``from time import time`` are matched by _TIME_FUNCTION).
 _CLOCK_NAMES = (b"perf_counter", b"monotonic", b"process_time", b"thread_time", b"time_ns",
                 b"default_timer", b"timeit", b"now(", b"utcnow", b"today(")
+# Modules of the library timers used in ``with`` (``names.LIBRARY_TIMERS``).
+_LIBRARY_TIMER_MODULES = (b"codetiming", b"contexttimer", b"py_utils")
 # A file doing JAX work names jax or a library built on it (or the project's own names).
 _JAX_NAMES = (b"jax", b"flax", b"optax", b"equinox", b"haiku", b"chex", b"diffrax")
 
@@ -91,6 +93,8 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
         return True
     if project and b"with" in data and _WITH_TIMER.search(data) is not None:
         return True
+    if any(n in data for n in _LIBRARY_TIMER_MODULES):
+        return True  # codetiming.Timer, praxis' py_utils.timeit (names.LIBRARY_TIMERS)
     if b"time" not in data or not any(p.search(data) for p in _IMPORTS_CLOCK):
         return False
     return any(n in data for n in _CLOCK_NAMES) or any(p.search(data) for p in _TIME_FUNCTION)

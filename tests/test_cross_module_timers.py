@@ -81,3 +81,59 @@ def test_timers_of_another_module_are_followed_and_fixed(tmp_path: Path) -> None
     assert "        y = f(x)\n        jax.block_until_ready(y)\n    with timed" in text
     assert "        y = f(y)\n        jax.block_until_ready(y)\n    with utils" in text
     assert (pkg / "utils.py").read_text() == UTILS
+
+
+CHRONO = '''\
+import contextlib
+import time
+
+
+class Chrono:
+    def __init__(self):
+        self.timings = {}
+
+    @contextlib.contextmanager
+    def log_timing(self, name):
+        t0 = time.monotonic()
+        yield
+        self.timings[name] = time.monotonic() - t0
+
+    def flush(self):
+        return dict(self.timings)
+
+
+chrono = Chrono()
+'''
+
+TRAIN = '''\
+import jax
+import jax.numpy as jnp
+
+from proj import utils as u
+
+update_fn = jax.jit(lambda p, x: p - 0.1 * x)
+
+
+def train(params, batches):
+    params = update_fn(params, batches[0]).block_until_ready()
+    with u.chrono.log_timing("update"):
+        params = update_fn(params, batches[1])
+    with u.chrono.log_timing("update_synced"):
+        params = update_fn(params, batches[1]).block_until_ready()
+    u.chrono.flush()
+    return params
+'''
+
+
+def test_timer_methods_of_another_modules_object(tmp_path: Path) -> None:
+    """big_vision's ``with u.chrono.log_timing(...)``: a module-level object of another
+    module whose @contextmanager method reads the clock around its ``yield``."""
+    pkg = tmp_path / "proj"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "utils.py").write_text(CHRONO)
+    (pkg / "train.py").write_text(TRAIN)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/train.py:11:10:", "JAX101"]], lint.stdout

@@ -214,6 +214,9 @@ class Calls:
         if kind is CallKind.TIMER:
             self._args(node, st)
             return self._timer_read(node, st)
+        if q in names.LIBRARY_TIMERS and self._with_item:
+            self._args(node, st)
+            return TimedBlock()
         args = self._args(node, st)
         values = [v for _, _, v in args]
         jax_args = [v for v in values if isinstance(v, JaxVal)]

@@ -54,6 +54,7 @@ from jaxlint.analysis.values import (
     Site,
     TimedBlock,
     TimerFactory,
+    TimerObject,
     Value,
 )
 
@@ -277,6 +278,20 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
                                                             instance))
         return bool(entered.reads) and any(start in entered.reads for _, start in left.pairs)
 
+    def _timer_methods(self, value: Instance) -> frozenset[str]:
+        """The methods of an object that are ``@contextmanager`` timers."""
+        found = set()
+        for attr, member in value.klass.members.items():
+            if not (isinstance(member, Func) and isinstance(member.node, cst.FunctionDef)
+                    and self._is_generator(member.node)):
+                continue
+            self._frames = [Frame(func=None)]
+            params = self._bind_params(member, [(None, "", None)] * len(
+                self._positional_params(member.node)[1:]), value)
+            if isinstance(self._call_function(member, params).result, TimedBlock):
+                found.add(attr)
+        return frozenset(found)
+
     def exports(self) -> dict[str, Value]:
         """What other modules of the project may import from this one: its module-level
         jitted functions, and functions that do JAX work or wait for their arguments."""
@@ -284,6 +299,11 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         for name, value in self.globals.items():
             if self._is_timer(value):
                 out[name] = TimerFactory()
+                continue
+            if isinstance(value, Instance):
+                methods = self._timer_methods(value)
+                if methods:
+                    out[name] = TimerObject(methods)
                 continue
             if isinstance(value, JaxCallable):
                 out[name] = JaxCallable(value.synced, value.jitted)

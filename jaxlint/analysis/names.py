@@ -336,6 +336,16 @@ HOST_PREFIXES = (
     "cv2.", "h5py.",
 )
 
+# Timers of libraries used in ``with``: they read the clock on entry and on exit, so the
+# ``with`` body is a timed region (``with py_utils.timeit() as period:``).
+LIBRARY_TIMERS = frozenset(
+    {
+        "praxis.py_utils.timeit",
+        "codetiming.Timer",
+        "contexttimer.Timer",
+    }
+)
+
 # Methods of JAX libraries' objects that give what the object has computed (metrics, samples,
 # state): a value made by then, so waiting for it, or copying it, waits for that work.
 LIBRARY_READERS = frozenset(

@@ -109,6 +109,15 @@ class TimerFactory:
 
 
 @dataclass(frozen=True)
+class TimerObject:
+    """What another module of the project exports for a module-level object whose methods
+    are timers used in ``with`` (big_vision's ``chrono = Chrono()`` and its
+    ``@contextmanager def log_timing(self, name)``): ``methods`` are those methods' names."""
+
+    methods: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class LibObject:
     """An object made by a JAX library (``optax.adam(...)``, ``nnx.Linear(...)``): its methods
     and calls compute on the JAX values they are given. ``name``: what made it, when known
@@ -172,6 +181,7 @@ Value = (
     | BenchmarkFixture
     | TimedBlock
     | TimerFactory
+    | TimerObject
     | None
 )
 
