@@ -189,7 +189,10 @@ class Calls:
                 return self._call_func(call, node, args, callee, st)
             return None
         if isinstance(callee, LibObject):
-            if any(isinstance(v, JaxVal) for v in values):
+            layer = callee.name.rsplit(".", 1)[-1][:1].isupper() and bool(values)
+            if layer or any(isinstance(v, JaxVal) for v in values):
+                # JAX values, or an instance of a library's class called on data (a model,
+                # a layer: ``tl.Accelerate(model)(inputs)``, ``nnx.Linear(...)(x)``)
                 self.why[node] = ("library", None)
                 return self._dispatch(node, values, st)
             return LibObject()

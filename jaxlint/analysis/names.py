@@ -324,7 +324,7 @@ JAX_LIBRARIES = (
     "lineax.", "numpyro.", "blackjax.", "distrax.", "rlax.", "jraph.", "brax.", "mujoco.mjx.",
     "jax_md.", "neural_tangents.", "tensorflow_probability.substrates.jax.", "einops.",
     "ott.", "evosax.", "gymnax.", "jumanji.", "dm_pix.", "praxis.", "levanter.", "haliax.",
-    "penzai.",
+    "penzai.", "trax.",
 )
 
 # Libraries that work on the host: given JAX arrays they copy them there (a plot, a log
