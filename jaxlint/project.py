@@ -68,6 +68,7 @@ class ProjectIndex(Mapping[str, "Value"]):
         self.extras = extras
         self._modules = cache if cache is not None else {}
         self._paths: dict[str, str | None] = {}
+        self._computes: dict[str, bool] = {}
         self.used: set[str] = set()  # module files consulted (a cached result depends on them)
         # Files looked for and not found: a cached result is stale once one appears.
         self.absent: set[str] = set()
@@ -115,6 +116,26 @@ class ProjectIndex(Mapping[str, "Value"]):
             found = {}  # reported when the file itself is linted
         self._modules[key] = found
         return found
+
+    def computes(self, qualified: str) -> bool:
+        """Whether ``qualified`` names something of a project module that uses JAX (a class
+        or function of the project's own JAX code, as ``whisper_jax.PjitPartitioner``):
+        calls of it are judged as a JAX library's are."""
+        parts = qualified.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:i])
+            if module in self._computes:
+                return self._computes[module]
+            path = self._file_for(module)
+            if path is not None:
+                try:
+                    found = b"jax" in read(path)
+                except OSError:
+                    found = False
+                self.used.add(os.path.abspath(path))
+                self._computes[module] = found
+                return found
+        return False
 
     def __getitem__(self, key: str) -> Value:
         module, _, name = key.rpartition(".")

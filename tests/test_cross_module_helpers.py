@@ -72,3 +72,78 @@ def test_helpers_of_another_module_take_the_branch_of_their_default(tmp_path: Pa
     # default; to_host copies by default (a host transfer in the region).
     assert [line.split(" ")[:2] for line in lines if line.startswith("proj/")] == [
         ["proj/bench.py:19:25:", "JAX101"], ["proj/bench.py:22:21:", "JAX104"]], lint.stdout
+
+
+MODEL = '''\
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+
+
+class MLP:
+    def __init__(self, key, sizes):
+        self.weights = [jax.random.normal(key, (m, n)) for m, n in zip(sizes, sizes[1:])]
+        self._apply = jax.jit(self.apply)
+
+    def apply(self, x):
+        for w in self.weights:
+            x = jnp.tanh(x @ w)
+        return x
+
+    def __call__(self, x):
+        return self._apply(x)
+
+
+@dataclasses.dataclass
+class InputData:
+    name: str
+    tokens: jax.Array
+'''
+
+USE = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from proj.model import MLP, InputData
+
+
+def main(samples):
+    key = jax.random.PRNGKey(0)
+    model = MLP(key, [256, 256])
+    x = jnp.ones((64, 256))
+    model(x).block_until_ready()
+    start = time.perf_counter()
+    y = model(x)
+    print("forward", time.perf_counter() - start)
+    start = time.perf_counter()
+    loaded = {}
+    for i, sample in enumerate(samples):
+        loaded[i] = InputData("", jnp.array(np.asarray(sample)))
+    for data in loaded.values():
+        jax.block_until_ready(data.tokens)
+    print("load", time.perf_counter() - start)
+    return y
+'''
+
+
+def test_classes_of_the_projects_jax_modules_are_judged_as_a_jax_librarys(
+        tmp_path: Path) -> None:
+    """A class of another module of the project that uses JAX is judged as a JAX library's
+    class: its instance called on data computes (``model(x)``), and an instance made with
+    JAX values holds them (``data.tokens``)."""
+    pkg = tmp_path / "proj"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model.py").write_text(MODEL)
+    (pkg / "bench.py").write_text(USE)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/bench.py:17:22:", "JAX101"]], lint.stdout
+    alone = run(sys.executable, "-m", "jaxlint", "--no-cache", "--no-index", "proj/bench.py",
+                cwd=tmp_path)
+    assert alone.returncode == 0, alone.stdout  # without the index MLP is not known

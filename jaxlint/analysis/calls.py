@@ -281,8 +281,14 @@ class Calls:
             for v in jax_args:
                 self._sync(v, st, transfer=True)
             return None
-        if names.is_jax_library(q):
+        if names.is_jax_library(q) or (kind is CallKind.UNKNOWN and not q.startswith(
+                "builtins.") and self._project_computes(q)):
+            # a JAX library's function or class, or the project's own JAX code's
             if q.rsplit(".", 1)[-1][:1].isupper():
+                if jax_args and not names.is_jax_library(q):
+                    # a class of the project's own (``InputData("", tokens, n)``,
+                    # ``MLP(key, sizes)``) given JAX values: an object that holds them
+                    return LibObject(q, holds=union_jax(jax_args))
                 # a class of the library (``MCMC(kernel, ...)``, ``nnx.Linear(...)``): an
                 # object whose methods compute, not work in itself
                 return LibObject(q)
@@ -305,7 +311,8 @@ class Calls:
             isinstance(base, Instance) and attr in base.klass.members
         ):
             return base  # ``steps.items()``, ``fns.get(name)``: the functions it holds
-        values = [v for _, _, v in args]
+        values = [v.holds if isinstance(v, LibObject) and v.holds is not None else v
+                  for _, _, v in args]
         if isinstance(base, JaxVal):
             if attr == "block_until_ready":
                 self._sync(base, st, site=node)

@@ -17,6 +17,7 @@ from jaxlint.analysis.timers import IDLE, SYNCED
 from jaxlint.analysis.values import (
     EMPTY,
     JaxVal,
+    LibObject,
     Site,
     Value,
 )
@@ -73,6 +74,8 @@ class Device:
         ``site`` is the syncing call; a real sync that finds none of the pending work to wait
         for is remembered as idle (it synced the wrong value: an input, a stale result).
         """
+        if isinstance(value, LibObject) and value.holds is not None:
+            value = value.holds
         if not isinstance(value, JaxVal):
             return
         waited = False

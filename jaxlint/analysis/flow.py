@@ -229,6 +229,16 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
                 return self.index[key]
         return None
 
+    def _project_computes(self, q: str) -> bool:
+        """Whether ``q`` is of a project module that uses JAX (``ProjectIndex.computes``)."""
+        computes = getattr(self.index, "computes", None)
+        if computes is None:
+            return False
+        if q.startswith(".") and self.module_name:
+            dots = len(q) - len(q.lstrip("."))
+            q = ".".join([*self.module_name.split(".")[:-dots], q.lstrip(".")])
+        return bool(computes(q))
+
     def is_external(self, name: str) -> bool:
         """Whether ``name`` at module level is an import or a builtin."""
         value = self.globals.get(name)

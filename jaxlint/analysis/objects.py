@@ -124,7 +124,7 @@ class Objects:
                 found = self._annotated(klass.node, attr)
             return found
         if isinstance(base, LibObject):
-            return LibObject()
+            return base.holds if base.holds is not None else LibObject()
         if isinstance(base, Ref):
             return Ref(f"{base.name}.{attr}")
         return None

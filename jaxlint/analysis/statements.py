@@ -27,6 +27,7 @@ from jaxlint.analysis.values import (
     Func,
     Instance,
     JaxVal,
+    LibObject,
     Ref,
     TimedBlock,
     TimerRead,
@@ -72,6 +73,8 @@ class Statements:
             return
         if isinstance(target, cst.Subscript):
             key = dotted(target.value)
+            if isinstance(value, LibObject) and value.holds is not None:
+                value = value.holds  # a container of records of JAX values: a pytree
             if key is not None and isinstance(value, JaxVal):
                 old = st.env.get(key)
                 new = replace(value, container=True)

@@ -124,6 +124,9 @@ class LibObject:
     (``numpyro.infer.MCMC``)."""
 
     name: str = ""
+    # the JAX values its constructor was given (a project class's ``InputData(tokens)``):
+    # its fields hold them, and waiting for it waits for them
+    holds: JaxVal | None = None
 
 
 @dataclass(frozen=True)
