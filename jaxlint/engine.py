@@ -219,17 +219,63 @@ def lint_source(
         return [f for f, _ in _analyse(source, path, settings)[1]]
 
 
-def exports_of(source: Source, settings: Settings) -> dict[str, Value]:
-    """What this module offers other modules of the project (see FlowAnalysis.exports)."""
+class Exports(Mapping[str, Value]):
+    """What a module offers other modules of the project, name by name, each worked out
+    (``FlowAnalysis.export``) the first time it is asked for. A name asked for while its
+    module is already working one out (an import cycle) is not known."""
+
+    def __init__(self, flow: FlowAnalysis | None) -> None:
+        self._flow = flow
+        self._done: dict[str, Value] = {}
+        self._busy = False
+
+    def get(self, name: str, default: Value = None) -> Value:  # type: ignore[override]
+        if name in self._done:
+            value = self._done[name]
+        elif self._flow is None or self._busy or name not in self._flow.globals:
+            return default
+        else:
+            self._busy = True
+            try:
+                with _one_file(), _analysis_limits():
+                    value = self._flow.export(name)
+            except SourceError:
+                value = None  # reported when the module itself is linted
+            finally:
+                self._busy = False
+            self._done[name] = value
+        return default if value is None else value
+
+    def __getitem__(self, name: str) -> Value:
+        value = self.get(name)
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.get(name) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        names = list(self._flow.globals) if self._flow is not None else []
+        return (n for n in names if self.get(n) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def exports_of(source: Source, settings: Settings) -> Exports:
+    """What this module offers other modules of the project (see FlowAnalysis.export)."""
     data = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
     if b"jax" not in data and not might_matter(data, settings.extras, project=True):
-        return {}  # neither JAX work nor a clock: nothing another module needs to know
+        return Exports(None)  # neither JAX work nor a clock: nothing to tell
     with _one_file():
         module = parse(source)
         # the text as in _analyse: without it the analysis would generate it from the tree
         text = source if isinstance(source, str) else source.decode(module.encoding)
         with _analysis_limits():
-            return _flow(module, settings, text)[0].exports()
+            flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name,
+                                text)
+            return Exports(flow.run(functions=False))
 
 
 def _parses_like(original: Source, fixed: Source, path: str) -> bool:

@@ -4,6 +4,9 @@ When a linted file imports a name (``from pkg.ops import step``, ``from .ops imp
 the index finds the module's file the way Python would (from the file's folder, from the
 folder above its top-level package, from the current folder), analyses it once, and records
 what its module-level functions are: jitted, doing JAX work, or waiting for their arguments.
+A module's functions are worked out one by one when asked for (engine.Exports), and what
+they call of other modules of the project is looked up in turn (a trainer's ``run_eval``
+calling ``train_utils.unreplicate_and_get``), ``MAX_DEPTH`` modules deep.
 Lookups are lazy and cached, so only modules that are imported are read, and the answer does
 not depend on which files were named on the command line (pre-commit names only changed ones).
 The flake8 plugin sees one file at a time and goes without.
@@ -54,6 +57,15 @@ def import_roots(path: str) -> list[str]:
     return list(dict.fromkeys(roots))
 
 
+MAX_DEPTH = 3  # modules followed from the linted file: those it imports, and two more
+
+# The index of the file being linted. A module's exports, cached for the whole run, look up
+# names through the index that made them; what those lookups read and miss is recorded
+# for the file being linted now (its cached result depends on it), whichever file's index
+# first analysed the module.
+_linting: list[ProjectIndex] = []
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
@@ -62,58 +74,75 @@ class ProjectIndex(Mapping[str, "Value"]):
     """``"pkg.ops.step"`` -> what calling it does, for modules found under ``roots``."""
 
     def __init__(self, roots: list[str], extras: Extras = NO_EXTRAS,
-                 cache: dict[str, dict[str, Value]] | None = None) -> None:
+                 cache: dict[str, Mapping[str, Value]] | None = None, depth: int = 1,
+                 parent: ProjectIndex | None = None) -> None:
         self.roots = roots
+        self.depth = depth
         self._tops = [os.path.realpath(r) for r in roots]
         self.extras = extras
         self._modules = cache if cache is not None else {}
-        self._paths: dict[str, str | None] = {}
-        self._computes: dict[str, bool] = {}
-        self.used: set[str] = set()  # module files consulted (a cached result depends on them)
+        self._paths: dict[str, str | None] = parent._paths if parent is not None else {}
+        self._misses: dict[str, list[str]] = parent._misses if parent is not None else {}
+        # module files consulted (a cached result depends on them)
+        self.used: set[str] = set()
         # Files looked for and not found: a cached result is stale once one appears.
         self.absent: set[str] = set()
+        self._computes: dict[str, bool] = parent._computes if parent is not None else {}
+        self._busy: set[str] = parent._busy if parent is not None else set()
+
+    def _sink(self) -> ProjectIndex:
+        """Where to record what is read and missed: the linted file's index."""
+        return _linting[-1] if _linting else self
 
     def _file_for(self, module: str) -> str | None:
-        if module in self._paths:
-            return self._paths[module]
-        rel = module.replace(".", os.sep)
-        found = None
-        for root in self.roots:
-            for candidate in (rel + ".py", os.path.join(rel, "__init__.py")):
-                full = os.path.join(root, candidate)
-                if os.path.isfile(full) and any(
-                        _inside(os.path.realpath(full), top) for top in self._tops):
-                    found = full
+        if module not in self._paths:
+            rel = module.replace(".", os.sep)
+            found = None
+            misses = []
+            for root in self.roots:
+                for candidate in (rel + ".py", os.path.join(rel, "__init__.py")):
+                    full = os.path.join(root, candidate)
+                    if os.path.isfile(full) and any(
+                            _inside(os.path.realpath(full), top) for top in self._tops):
+                        found = full
+                        break
+                    # Not there (or a link out of the tree, which the folder walk refuses).
+                    misses.append(os.path.abspath(full))
+                if found:
                     break
-                # Not there (or a link out of the tree, which the folder walk refuses too).
-                self.absent.add(os.path.abspath(full))
-            if found:
-                break
-        self._paths[module] = found
-        return found
+            self._paths[module] = found
+            self._misses[module] = misses
+        self._sink().absent.update(self._misses[module])
+        return self._paths[module]
 
-    def _exports(self, module: str) -> dict[str, Value]:
+    def _exports(self, module: str) -> Mapping[str, Value]:
         from jaxlint.engine import Settings, SourceError, exports_of
 
         path = self._file_for(module)
         if path is None:
             return {}
         key = os.path.abspath(path)
-        self.used.add(key)
+        self._sink().used.add(key)
         if key in self._modules:
             return self._modules[key]
+        if key in self._busy:
+            return {}  # its module-level code imports it back: an import cycle
+        deeper = None
+        if self.depth < MAX_DEPTH:
+            deeper = ProjectIndex(self.roots, self.extras, self._modules, self.depth + 1, self)
+        self._busy.add(key)
         try:
             data = read(path)
             if b"\0" in data:
-                found: dict[str, Value] = {}
+                found: Mapping[str, Value] = {}
             else:
                 names = module_names(path)
-                # One level: an imported module is summarised on its own, without following
-                # its imports in turn (in a large package that would analyse all of it).
-                found = exports_of(data, Settings(extras=self.extras,
+                found = exports_of(data, Settings(extras=self.extras, index=deeper,
                                                   module_name=names[0] if names else None))
         except (OSError, SourceError, RecursionError):
             found = {}  # reported when the file itself is linted
+        finally:
+            self._busy.discard(key)
         self._modules[key] = found
         return found
 
@@ -121,23 +150,35 @@ class ProjectIndex(Mapping[str, "Value"]):
         """Whether ``qualified`` names something of a project module that uses JAX (a class
         or function of the project's own JAX code, as ``whisper_jax.PjitPartitioner``):
         calls of it are judged as a JAX library's are."""
+        _linting.append(self if not _linting else _linting[-1])
+        try:
+            return self._computes_of(qualified)
+        finally:
+            _linting.pop()
+
+    def _computes_of(self, qualified: str) -> bool:
         parts = qualified.split(".")
         for i in range(len(parts) - 1, 0, -1):
             module = ".".join(parts[:i])
-            if module in self._computes:
-                return self._computes[module]
             path = self._file_for(module)
             if path is not None:
-                try:
-                    found = b"jax" in read(path)
-                except OSError:
-                    found = False
-                self.used.add(os.path.abspath(path))
-                self._computes[module] = found
-                return found
+                self._sink().used.add(os.path.abspath(path))
+                if module not in self._computes:
+                    try:
+                        self._computes[module] = b"jax" in read(path)
+                    except OSError:
+                        self._computes[module] = False
+                return self._computes[module]
         return False
 
     def __getitem__(self, key: str) -> Value:
+        _linting.append(self if not _linting else _linting[-1])
+        try:
+            return self._lookup(key)
+        finally:
+            _linting.pop()
+
+    def _lookup(self, key: str) -> Value:
         module, _, name = key.rpartition(".")
         if not module:
             raise KeyError(key)

@@ -100,7 +100,7 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     return any(n in data for n in _CLOCK_NAMES) or any(p.search(data) for p in _TIME_FUNCTION)
 
 
-def for_file(path: str, config: Any, modules: dict[str, dict[str, Any]] | None,
+def for_file(path: str, config: Any, modules: dict[str, Any] | None,
              select: Collection[str] | None = None, ignore: Collection[str] = (),
              honour_noqa: bool = True) -> Settings:
     """What every front end analyses ``path`` with: ``config`` (its ``[tool.jaxlint]``, a

@@ -147,3 +147,78 @@ def test_classes_of_the_projects_jax_modules_are_judged_as_a_jax_librarys(
     alone = run(sys.executable, "-m", "jaxlint", "--no-cache", "--no-index", "proj/bench.py",
                 cwd=tmp_path)
     assert alone.returncode == 0, alone.stdout  # without the index MLP is not known
+
+
+TRAIN_UTILS = '''\
+import jax
+
+
+def unreplicate_and_get(tree):
+    return jax.device_get(jax.tree.map(lambda a: a[0], tree))
+
+
+def unreplicate(tree):
+    return jax.tree.map(lambda a: a[0], tree)
+'''
+
+EVALUATION = '''\
+import jax
+
+from proj import train_utils
+
+eval_step = jax.pmap(lambda a: a * 2, axis_name="batch")
+
+
+def evaluate(batches):
+    metrics = []
+    for batch in batches:
+        metrics.append(train_utils.unreplicate_and_get(eval_step(batch)))
+    return metrics
+
+
+def evaluate_on_device(batches):
+    metrics = []
+    for batch in batches:
+        metrics.append(train_utils.unreplicate(eval_step(batch)))
+    return metrics
+'''
+
+TRAINER = '''\
+import time
+
+from proj import evaluation
+
+
+def run(batches):
+    t0 = time.time()
+    evaluation.evaluate(batches)
+    print("eval", time.time() - t0)
+    t0 = time.time()
+    evaluation.evaluate_on_device(batches)
+    print("eval", time.time() - t0)
+'''
+
+
+def test_helpers_calling_a_third_module_are_followed_and_cached(tmp_path: Path) -> None:
+    """scenic's trainer times ``evaluate`` of its eval module, which copies each step's
+    metrics to the host through ``train_utils.unreplicate_and_get`` of a third module. The
+    warm cache of the trainer's result depends on that third module too."""
+    pkg = tmp_path / "proj"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "train_utils.py").write_text(TRAIN_UTILS)
+    (pkg / "evaluation.py").write_text(EVALUATION)
+    (pkg / "trainer.py").write_text(TRAINER)
+    args = (sys.executable, "-m", "jaxlint", "proj/trainer.py")  # with the cache
+    lint = run(*args, cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/trainer.py:12:19:", "JAX101"]], lint.stdout
+    # the third module stops copying to the host: the cached answer is stale
+    (pkg / "train_utils.py").write_text(TRAIN_UTILS.replace(
+        "return jax.device_get(jax.tree.map(lambda a: a[0], tree))",
+        "return jax.tree.map(lambda a: a[0], tree)"))
+    again = run(*args, cwd=tmp_path)
+    assert [line.split(" ")[:2] for line in again.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/trainer.py:9:19:", "JAX101"],
+                                             ["proj/trainer.py:12:19:", "JAX101"]], again.stdout

@@ -141,7 +141,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._subclasses: dict[cst.ClassDef, set[cst.ClassDef]] = {}
 
     # ------------------------------------------------------------------ driver
-    def run(self) -> FlowAnalysis:
+    def run(self, functions: bool = True) -> FlowAnalysis:
+        """``functions``: also analyse every function's body for its regions (not needed
+        to answer what another module asks: ``export`` analyses what it is asked for)."""
         # Pass 1 learns what module-level names hold, so that functions see globals bound
         # after their definition; pass 2 is the real run, with those globals.
         end = self._run_module()
@@ -156,6 +158,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         if learnt:
             self.globals.update(learnt)
             self._memo.clear()
+        if not functions:
+            return self
         done: set[object] = set()
         i = 0
         while i < len(self._funcs):
@@ -303,33 +307,51 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         return frozenset(found)
 
     def exports(self) -> dict[str, Value]:
-        """What other modules of the project may import from this one: its module-level
-        jitted functions, and functions that do JAX work or wait for their arguments."""
+        """What other modules of the project may import from this one (``export`` of each
+        module-level name that tells something)."""
         out: dict[str, Value] = {}
-        for name, value in self.globals.items():
-            if self._is_timer(value):
-                out[name] = TimerFactory()
-                continue
-            if isinstance(value, Instance):
-                methods = self._timer_methods(value)
-                if methods:
-                    out[name] = TimerObject(methods)
-                continue
-            if isinstance(value, JaxCallable):
-                out[name] = JaxCallable(value.synced, value.jitted)
-            elif isinstance(value, Func) and isinstance(value.node, cst.FunctionDef):
-                self._frames = [Frame(func=None)]
-                # Summarised as most calls make it: parameters with a default are left
-                # at it (``def get(tree, as_numpy=True)`` copies to the host).
-                defaulted = {p.name.value for p in params_of(value.node) if p.default}
-                params: dict[str, Value] = {
-                    p: INPUT for p in self._positional_params(value.node)
-                    if p not in defaulted}
-                summary = self._call_function(value, params)
-                if summary.work:
-                    out[name] = JaxCallable(synced=summary.waits or summary.waits_by_transfer)
-                elif summary.waits_for_args:
-                    out[name] = Ref("jax.block_until_ready")
-                elif summary.transfers_args:
-                    out[name] = Ref("jax.device_get")
+        for name in list(self.globals):
+            value = self.export(name)
+            if value is not None:
+                out[name] = value
         return out
+
+    def export(self, name: str) -> Value:
+        """What another module of the project needs to know of the module-level ``name``:
+        a timer (class, ``@contextmanager``, object with timer methods), a jitted function,
+        or a function's summary: it computes, waits for its arguments, copies them, or
+        (``INERT``) none of these. None: nothing to tell (not a function or timer).
+
+        Computed when asked: a module imported for one function is not analysed whole.
+        What the function calls of other modules is looked up in the index, as for a call
+        made with a clock running."""
+        value = self.globals.get(name)
+        if self._is_timer(value):
+            return TimerFactory()
+        if isinstance(value, Instance):
+            methods = self._timer_methods(value)
+            return TimerObject(methods) if methods else None
+        if isinstance(value, JaxCallable):
+            return JaxCallable(value.synced, value.jitted)
+        if not (isinstance(value, Func) and isinstance(value.node, cst.FunctionDef)):
+            return None
+        self._frames = [Frame(func=None)]
+        # Summarised as most calls make it: parameters with a default are left at it
+        # (``def get(tree, as_numpy=True)`` copies to the host).
+        defaulted = {p.name.value for p in params_of(value.node) if p.default}
+        params: dict[str, Value] = {
+            p: INPUT for p in self._positional_params(value.node) if p not in defaulted}
+        self._under_timer += 1
+        try:
+            summary = self._call_function(value, params)
+        finally:
+            self._under_timer -= 1
+        if summary.work and summary.leaves_work:
+            return JaxCallable(synced=summary.waits or summary.waits_by_transfer)
+        if summary.work:
+            return JaxCallable(synced=True)  # its own work is finished when it returns
+        if summary.waits_for_args:
+            return Ref("jax.block_until_ready")
+        if summary.transfers_args:
+            return Ref("jax.device_get")
+        return Ref(names.INERT)

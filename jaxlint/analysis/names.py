@@ -251,8 +251,13 @@ TOP_LEVEL_WORK = frozenset(
 
 # Calls in the JAX namespace that dispatch no device work. Anything else under ``jax.`` does,
 # except at its top level (``TOP_LEVEL_WORK``).
+# What the project index says of a function of another module that neither computes, nor
+# waits, nor copies: calling it dispatches nothing.
+INERT = "jaxlint.inert"
+
 NO_WORK = frozenset(
     {
+        INERT,
         "jax.devices",
         "jax.local_devices",
         "jax.device_count",
