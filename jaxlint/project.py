@@ -15,6 +15,7 @@ The flake8 plugin sees one file at a time and goes without.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
@@ -66,6 +67,14 @@ MAX_DEPTH = 3  # modules followed from the linted file: those it imports, and tw
 _linting: list[ProjectIndex] = []
 
 
+def _reexport(data: bytes, name: str) -> str | None:
+    """The submodule a package's ``__init__`` imports ``name`` from (``from .sub import
+    name``, also in a parenthesised list), if any."""
+    found = re.search(rb"from[ \t]+\.([\w.]+)[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)\b"
+                      + re.escape(name.encode()) + rb"\b", data)
+    return found.group(1).decode() if found else None
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
@@ -87,7 +96,8 @@ class ProjectIndex(Mapping[str, "Value"]):
         self.used: set[str] = set()
         # Files looked for and not found: a cached result is stale once one appears.
         self.absent: set[str] = set()
-        self._computes: dict[str, bool] = parent._computes if parent is not None else {}
+        # module -> True if it names jax, else its text (or b"")
+        self._computes: dict[str, bool | bytes] = parent._computes if parent is not None else {}
         self._busy: set[str] = parent._busy if parent is not None else set()
 
     def _sink(self) -> ProjectIndex:
@@ -156,7 +166,7 @@ class ProjectIndex(Mapping[str, "Value"]):
         finally:
             _linting.pop()
 
-    def _computes_of(self, qualified: str) -> bool:
+    def _computes_of(self, qualified: str, depth: int = 0) -> bool:
         parts = qualified.split(".")
         for i in range(len(parts) - 1, 0, -1):
             module = ".".join(parts[:i])
@@ -165,10 +175,22 @@ class ProjectIndex(Mapping[str, "Value"]):
                 self._sink().used.add(os.path.abspath(path))
                 if module not in self._computes:
                     try:
-                        self._computes[module] = b"jax" in read(path)
+                        data = read(path)
                     except OSError:
-                        self._computes[module] = False
-                return self._computes[module]
+                        data = b""
+                    # the text is kept only of modules that do not name jax (a package's
+                    # ``__init__`` importing from its submodules, looked at below)
+                    self._computes[module] = b"jax" in data or data
+                found = self._computes[module]
+                if found is True:
+                    return True
+                if found and depth < 4:
+                    # a package's ``__init__`` naming what a submodule defines
+                    # (``from .partitioner import PjitPartitioner``)
+                    sub = _reexport(found, parts[i])
+                    if sub is not None:
+                        return self._computes_of(f"{module}.{sub}.{parts[i]}", depth + 1)
+                return False
         return False
 
     def __getitem__(self, key: str) -> Value:

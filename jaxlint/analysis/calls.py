@@ -189,10 +189,10 @@ class Calls:
                 return self._call_func(call, node, args, callee, st)
             return None
         if isinstance(callee, LibObject):
-            layer = callee.name.rsplit(".", 1)[-1][:1].isupper() and bool(values)
-            if layer or any(isinstance(v, JaxVal) for v in values):
-                # JAX values, or an instance of a library's class called on data (a model,
-                # a layer: ``tl.Accelerate(model)(inputs)``, ``nnx.Linear(...)(x)``)
+            if values:
+                # an object a JAX library made, called on data: a model or a layer
+                # (``tl.Accelerate(model)(inputs)``, ``nnx.Linear(...)(x)``), a function
+                # it made (``partitioner.partition(generate, ...)(params, batch)``)
                 self.why[node] = ("library", None)
                 return self._dispatch(node, values, st)
             return LibObject()
@@ -392,6 +392,10 @@ class Calls:
                 self._sync(v, st, transfer=True)
             return None
         if isinstance(base, LibObject):
+            if values and isinstance(values[0], (Func, JaxCallable)) and attr not in (
+                    "init", "apply"):
+                # ``partitioner.partition(generate, ...)``: the function it makes of one
+                return LibObject(f"{base.name}.{attr}")
             if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
                 return self._dispatch(node, values, st)
             if attr in names.LIBRARY_READERS:
