@@ -255,3 +255,38 @@ def test_functions_made_by_a_projects_objects_compute(tmp_path: Path) -> None:
     assert lint.returncode == 1, lint.stderr
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
         ["bench.py:18:12:", "JAX101"]], lint.stdout
+
+
+def test_objects_typed_with_a_projects_class_compute(tmp_path: Path) -> None:
+    """evojax's Trainer takes ``solver: NEAlgorithm`` (a class of the project's JAX code):
+    ``solver.ask()`` gives what it computed, and ``solver.tell(fitness=scores)`` computes
+    on the JAX values it is given."""
+    pkg = tmp_path / "evo"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "algo.py").write_text(
+        "import jax.numpy as jnp\n\n\n"
+        "class NEAlgorithm:\n"
+        "    def ask(self):\n"
+        "        raise NotImplementedError\n\n"
+        "    def tell(self, fitness):\n"
+        "        raise NotImplementedError\n")
+    (pkg / "trainer.py").write_text(
+        "import time\n\n"
+        "import jax.numpy as jnp\n\n"
+        "from evo.algo import NEAlgorithm\n\n\n"
+        "class Trainer:\n"
+        "    def __init__(self, solver: NEAlgorithm):\n"
+        "        self.solver = solver\n\n"
+        "    def run(self, iterations):\n"
+        "        for _ in range(iterations):\n"
+        "            params = self.solver.ask()\n"
+        "            scores = jnp.sum(params ** 2, axis=-1).block_until_ready()\n"
+        "            start = time.perf_counter()\n"
+        "            self.solver.tell(fitness=scores)\n"
+        "            print('tell', time.perf_counter() - start)\n")
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "evo", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
+        ["evo/trainer.py:18:27:", "JAX101"]], lint.stdout
+    assert "the result of `self.solver.tell(fitness=scores)`" in lint.stdout

@@ -398,9 +398,9 @@ class Calls:
                 return LibObject(f"{base.name}.{attr}")
             if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
                 return self._dispatch(node, values, st)
-            if attr in names.LIBRARY_READERS:
-                # ``metrics.compute()``, ``mcmc.get_samples()``: what the object computed so
-                # far; copying it to the host waits for that work
+            if attr in names.LIBRARY_READERS or (base.name and not values):
+                # ``metrics.compute()``, ``mcmc.get_samples()``, ``solver.ask()``: what the
+                # object computed so far, or gives back; copying it waits for that work
                 return self._opaque()
             return LibObject()
         if isinstance(base, str):

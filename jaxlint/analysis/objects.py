@@ -149,7 +149,13 @@ class Objects:
         elif isinstance(annotation, cst.SimpleString):
             name = annotation.raw_value
         value = self.globals.get(name) if name else None
-        return Instance(value) if isinstance(value, Klass) else None
+        if isinstance(value, Klass):
+            return Instance(value)
+        if isinstance(value, Ref) and value.name[:1] != "." and (
+                names.is_jax_library(value.name) or self._project_computes(value.name)):
+            # ``solver: NEAlgorithm`` of a JAX library, or of the project's own JAX code
+            return LibObject(value.name)
+        return None
 
     def _overrides(self: FlowAnalysis, klass: Klass, attr: str) -> list[tuple[Func, Klass]]:
         """The implementations of ``attr`` in the file's subclasses of ``klass`` (for a call
