@@ -296,6 +296,11 @@ class Calls:
                 self.why[node] = ("api", q)
                 return self._dispatch(node, values, st)
             return LibObject(q)
+        if kind is CallKind.UNKNOWN and jax_args and names.HOST_FETCH_NAME.search(
+                q.rsplit(".", 1)[-1]):
+            for v in jax_args:  # ``train_utils.unreplicate_and_get(metrics)``
+                self._sync(v, st, transfer=True)
+            return None
         if kind is CallKind.UNKNOWN and jax_args and not q.startswith("builtins."):
             return self._opaque()  # what an unknown function makes of JAX values
         return None

@@ -7,6 +7,7 @@ as libcst's scope analysis resolves it whatever the import style, so ``import ti
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -372,6 +373,12 @@ LIBRARY_TRANSFERS = frozenset(
         "jax.experimental.multihost_utils.process_allgather",
     }
 )
+
+
+# The name of a function that copies what it is given to the host (``unreplicate_and_get``,
+# ``fetch_to_host``, ``to_numpy``): a function nothing else is known of (not the file's, not
+# in the project index, not a known library's) with such a name is taken for a transfer.
+HOST_FETCH_NAME = re.compile(r"(?:^|_)(?:device_get|and_get|to_host|to_numpy|fetch)(?:$|_)")
 
 
 @dataclass(frozen=True)
