@@ -105,6 +105,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.read_loop: dict[Site, cst.For | cst.While | None] = {}
         self.loops_of: dict[Site, set[cst.For | cst.While]] = {}
         self.made_in: dict[Site, set[cst.For | cst.While]] = {}  # jitted function -> loops
+        # the statement after a timer read's (see ``_exec_block``), and the function it is in
+        self.next_of: dict[Site, cst.CSTNode | None] = {}
+        self.scope_of: dict[Site, cst.CSTNode | None] = {}
+        self._next_stmt: cst.CSTNode | None = None
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
         # Why a site is JAX work, for explanations: ("jitted", the node that made the
@@ -182,6 +186,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.read_loop.clear()
         self.loops_of.clear()
         self.made_in.clear()
+        self.next_of.clear()
+        self.scope_of.clear()
         self.bare_ticks.clear()
         self.recorded = 0  # pass 1's snapshots are gone: only the real run's count
         self._journal.clear()

@@ -130,9 +130,12 @@ class Statements:
 
     # ------------------------------------------------------------------ statements
     def _exec_block(self: FlowAnalysis, body: Sequence[cst.CSTNode], st: State) -> State:
-        for stmt in body:
+        for i, stmt in enumerate(body):
             if not st.live:
                 break
+            # what follows: a timer read's statement and the next one may name the region
+            # (``t = time.time() - t0`` then ``log("compilation took %s", t)``)
+            self._next_stmt = body[i + 1] if i + 1 < len(body) else None
             st = self._exec_stmt(stmt, st)
         return st
 

@@ -22,6 +22,7 @@ from jaxlint.analysis.state import State
 from jaxlint.analysis.syntax import (
     StmtLoc,
     by_tick,
+    dotted,
 )
 from jaxlint.analysis.values import (
     EMPTY,
@@ -89,6 +90,23 @@ def _indexed(target: cst.BaseExpression) -> bool:
     return isinstance(target, cst.Subscript) and not (
         len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)
         and isinstance(target.slice[0].slice.value, cst.SimpleString))
+
+
+def bound_names(stmt: cst.CSTNode) -> set[str]:
+    """The plain names an assignment binds (``elapsed = ...``, ``a, b = ...``)."""
+    if isinstance(stmt, cst.Assign):
+        targets = [t.target for t in stmt.targets]
+    elif isinstance(stmt, (cst.AnnAssign, cst.AugAssign)):
+        targets = [stmt.target]
+    else:
+        return set()
+    out = set()
+    for t in targets:
+        for el in (t.elements if isinstance(t, (cst.Tuple, cst.List)) else [t]):
+            value = el.value if isinstance(el, (cst.Element, cst.StarredElement)) else el
+            if isinstance(value, cst.Name):
+                out.add(value.value)
+    return out
 
 
 def _collecting_call(stmt: cst.CSTNode) -> bool:
@@ -226,6 +244,8 @@ class Timers:
     def _timer_read(self: FlowAnalysis, node: cst.Call, st: State) -> TimerRead:
         self._snapshot(node, st)
         self.where.setdefault(node, self._loc)
+        self.next_of.setdefault(node, self._next_stmt)
+        self.scope_of.setdefault(node, self.frame.func.node if self.frame.func else None)
         loops = self.frame.loop_stmts
         self.read_loop.setdefault(node, loops[-1] if loops else None)
         st.reads[node] = self._tick()
@@ -339,6 +359,21 @@ class Timers:
                 if isinstance(value, JaxVal):
                     snap.hold(name, value, name in st.bound)
 
+    def _drops_first(self: FlowAnalysis, loop: cst.For | cst.While,
+                     scope: cst.CSTNode | None) -> bool:
+        """Whether the figures a loop collects (``times.append(...)``) are used without the
+        first round's (``times[1:]``, ``# ignore JIT time``): its compile is left out."""
+        finder = _SmallStatements()
+        loop.body.visit(finder)
+        lists = {dotted(small.value.func.value) for small in finder.found
+                 if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+                 and isinstance(small.value.func, cst.Attribute) and _collecting_call(small)}
+        if not lists:
+            return False
+        text = self.module.code_for_node(scope if scope is not None else self.module)
+        return any(re.search(rf"(?<![\w.]){re.escape(name)}\s*\[\s*1\s*:", text)
+                   for name in lists if name)
+
     # ------------------------------------------------------------------ results
     def regions(self: FlowAnalysis) -> list[Region]:
         """The file's timed regions, computed once (every rule asks)."""
@@ -372,8 +407,16 @@ class Timers:
                          if isinstance(loc.node, cst.BaseSmallStatement)]
                 named = any(COMPILE_WORDS.search(t) for t in texts)
                 only = any(ONLY_COMPILE.search(t) for t in texts)
+                after = self.next_of.get(stop)
+                bound = bound_names(self.where[stop].node)
+                if isinstance(after, cst.SimpleStatementLine) and bound and _mentions(
+                        after, bound) and ONLY_COMPILE.search(self.module.code_for_node(after)):
+                    # ``dt = time.time() - t0`` then ``log("compilation took %s", dt)``
+                    named = only = True
             loop = self.read_loop.get(stop)
-            if compiled and loop is not None and not collects(loop, self.where[stop].node):
+            if compiled and loop is not None and (
+                    not collects(loop, self.where[stop].node)
+                    or self._drops_first(loop, self.scope_of.get(stop))):
                 # A progress log read on every round of a loop (``steps/s`` every 100
                 # steps, an epoch's time): the function compiles in the first round only,
                 # so only the first of many figures includes it, as any training log's.
