@@ -238,7 +238,7 @@ class Calls:
                 self._sync(v, st, transfer=True)
             return None
         if kind is CallKind.TREE_MAP:
-            return self._tree_map(node, values, st)
+            return self._tree_map(node, values, st, with_path=q.endswith("with_path"))
         if q in names.TREE_LEAVES:
             return union_elements(jax_args)
         if q in names.BARRIERS:
@@ -524,10 +524,11 @@ class Calls:
             return self._dispatch(node, rest, st)
         return None
 
-    def _tree_map(self: FlowAnalysis, node: cst.Call, values: list[Value], st: State) -> Value:
+    def _tree_map(self: FlowAnalysis, node: cst.Call, values: list[Value], st: State,
+                  with_path: bool = False) -> Value:
         fn = values[0] if values else None
         trees = values[1:]
-        effect = self._effect_on_args(fn, len(trees))
+        effect = self._effect_on_args(fn, len(trees), with_path)
         if effect == "sync":
             self._sync(union_jax(trees), st, site=node)
             return union_jax(trees)
@@ -535,12 +536,15 @@ class Calls:
             for v in trees:
                 self._sync(v, st, transfer=True)
             return None
-        if effect == "work" or any(isinstance(v, JaxVal) for v in trees):
+        if effect == "work" or (effect is None and any(isinstance(v, JaxVal) for v in trees)):
             return self._dispatch(node, trees, st)
         return None
 
-    def _effect_on_args(self: FlowAnalysis, fn: Value, arity: int) -> str | None:
-        """What a function does to JAX values passed to it: sync, transfer, work or nothing."""
+    def _effect_on_args(self: FlowAnalysis, fn: Value, arity: int,
+                        with_path: bool = False) -> str | None:
+        """What a function does to JAX values passed to it: sync, transfer, work (left
+        running) or nothing. ``with_path``: its first parameter is a key path, not a value
+        (``tree.map_with_path``)."""
         if isinstance(fn, Ref):
             kind = self._classify(fn.name)
             if kind is CallKind.SYNC:
@@ -554,14 +558,18 @@ class Calls:
             return "sync" if fn.synced else "work"
         if isinstance(fn, Func):
             params = self._positional_params(fn.node)
-            summary = self._call_function(
-                fn, {p: INPUT for p in params[: max(arity, 1)]}
-            )
+            bound: dict[str, Value] = {p: INPUT for p in params[: max(arity, 1)]}
+            if with_path and params:
+                bound = {p: INPUT for p in params[1: 1 + max(arity, 1)]}
+                bound[params[0]] = None
+            summary = self._call_function(fn, bound)
             if summary.waits_for_args:
                 return "sync"
             if summary.transfers_args:
                 return "transfer"
-            return "work" if summary.work else None
+            if summary.work and summary.leaves_work:
+                return "work"
+            return "nothing"  # the file's function, known to leave nothing running
         return None
 
     # ------------------------------------------------------------------ calls of own functions
