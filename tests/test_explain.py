@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from fixture_support import fixture_files
@@ -96,3 +97,28 @@ def test_explain_a_file_that_cannot_be_checked_is_its_error_line_alone(tmp_path:
     proc = jaxlint("--explain", str(tmp_path / "broken.py") + ":1")
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "cannot parse" in proc.stderr
+
+
+def test_explain_names_the_path_on_which_nothing_waits(tmp_path: Path) -> None:
+    """A sync in a loop that may run zero times, or under an ``if``: the evidence says on
+    which path nothing waits."""
+    script = tmp_path / "paths.py"
+    script.write_text(
+        "import time\n\nimport jax\n\nf = jax.jit(lambda x: x @ x)\n\n\n"
+        "def bench(x, batches, check):\n"
+        "    t0 = time.perf_counter()\n"
+        "    y = f(x)\n"
+        "    for b in batches:\n"
+        "        y = f(y + b)\n"
+        "        y.block_until_ready()\n"
+        "    t1 = time.perf_counter()\n"
+        "    z = f(x)\n"
+        "    if check:\n"
+        "        z.block_until_ready()\n"
+        "    return t1 - t0, time.perf_counter() - t1\n")
+    loop = run(sys.executable, "-m", "jaxlint", "--explain", f"{script}:14")
+    assert ("The sync at line 13 (`y.block_until_ready()`) is in the loop at line 11: when "
+            "that loop runs zero times, nothing waits for the work.") in loop.stdout, loop.stdout
+    branch = run(sys.executable, "-m", "jaxlint", "--explain", f"{script}:18")
+    assert ("The sync at line 17 (`z.block_until_ready()`) runs only when the `if` at line 16 "
+            "is taken: on the other path nothing waits for the work.") in branch.stdout

@@ -114,6 +114,7 @@ class Frame:
     defaults: dict[str, cst.BaseExpression] = field(default_factory=dict)
     # the loops of this frame being interpreted, outermost first
     loop_stmts: list[cst.For | cst.While] = field(default_factory=list)
+    branches: list[cst.If] = field(default_factory=list)  # the ``if`` statements being run
 
     @property
     def closure(self) -> tuple[dict[str, Value], ...]:

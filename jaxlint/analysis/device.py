@@ -95,6 +95,8 @@ class Device:
             self.frame.events.append((self._tick(), site, IDLE))
         elif site is not None and not transfer and waited:
             self.frame.events.append((self._tick(), site, SYNCED))
+            self.context_of.setdefault(site, (tuple(self.frame.loop_stmts),
+                                              tuple(self.frame.branches)))
 
     def _sync_all(self: FlowAnalysis, st: State, transfer: bool = False,
                   site: Site | None = None) -> None:

@@ -108,6 +108,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         # the statement after a timer read's (see ``_exec_block``), and the function it is in
         self.next_of: dict[Site, cst.CSTNode | None] = {}
         self.scope_of: dict[Site, cst.CSTNode | None] = {}
+        # the loops and branches (of its frame) around a timer read or a sync that waited:
+        # why a sync in the region does not wait on every path (``path_evidence``)
+        self.context_of: dict[Site, tuple[tuple[cst.CSTNode, ...], tuple[cst.CSTNode, ...]]] = {}
         self._next_stmt: cst.CSTNode | None = None
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
@@ -188,6 +191,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.made_in.clear()
         self.next_of.clear()
         self.scope_of.clear()
+        self.context_of.clear()
         self.bare_ticks.clear()
         self.recorded = 0  # pass 1's snapshots are gone: only the real run's count
         self._journal.clear()
@@ -297,6 +301,23 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         left = self._call_function(exit_, self._bind_params(exit_, [(None, "", None)] * 3,
                                                             instance))
         return bool(entered.reads) and any(start in entered.reads for _, start in left.pairs)
+
+    def path_evidence(self, region: Region) -> list[tuple[Site, cst.CSTNode, str]]:
+        """Why the region's syncs do not wait on every path to its stop: for each sync
+        inside a loop or branch that does not also hold the stop read, (the sync, that loop
+        or ``if``, "loop" or "branch"). A ``for`` loop may run zero times; an ``if`` may
+        not be taken."""
+        stop_loops, stop_ifs = self.context_of.get(region.stop, ((), ()))
+        out: list[tuple[Site, cst.CSTNode, str]] = []
+        for sync in region.syncs:
+            loops, ifs = self.context_of.get(sync, ((), ()))
+            loop = next((x for x in reversed(loops) if x not in stop_loops), None)
+            branch = next((x for x in reversed(ifs) if x not in stop_ifs), None)
+            if loop is not None:
+                out.append((sync, loop, "loop"))
+            elif branch is not None:
+                out.append((sync, branch, "branch"))
+        return out
 
     def _timer_methods(self, value: Instance) -> frozenset[str]:
         """The methods of an object that are ``@contextmanager`` timers."""

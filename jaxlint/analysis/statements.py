@@ -264,13 +264,17 @@ class Statements:
             if isinstance(stmt.orelse, cst.If):
                 return self._exec_If(stmt.orelse, st.copy(), is_elif=True)
             return self._exec_suite(stmt.orelse.body, st.copy())
-        then = self._exec_suite(stmt.body, st.copy())
-        if stmt.orelse is None:
-            other = st
-        elif isinstance(stmt.orelse, cst.If):
-            other = self._exec_If(stmt.orelse, st.copy(), is_elif=True)
-        else:
-            other = self._exec_suite(stmt.orelse.body, st.copy())
+        self.frame.branches.append(stmt)
+        try:
+            then = self._exec_suite(stmt.body, st.copy())
+            if stmt.orelse is None:
+                other = st
+            elif isinstance(stmt.orelse, cst.If):
+                other = self._exec_If(stmt.orelse, st.copy(), is_elif=True)
+            else:
+                other = self._exec_suite(stmt.orelse.body, st.copy())
+        finally:
+            self.frame.branches.pop()
         return join_states([then, other])
 
     def _loop(self: FlowAnalysis, head: State, run_body: object, stmt: cst.For | cst.While,

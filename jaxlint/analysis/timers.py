@@ -245,6 +245,8 @@ class Timers:
         self._snapshot(node, st)
         self.where.setdefault(node, self._loc)
         self.next_of.setdefault(node, self._next_stmt)
+        self.context_of.setdefault(node, (tuple(self.frame.loop_stmts),
+                                          tuple(self.frame.branches)))
         self.scope_of.setdefault(node, self.frame.func.node if self.frame.func else None)
         loops = self.frame.loop_stmts
         self.read_loop.setdefault(node, loops[-1] if loops else None)

@@ -76,6 +76,15 @@ def explain(ctx: FileContext, region: object, plan: object, idle: object = None)
     if isinstance(plan, FixPlan) and plan.synced_exprs:
         lines.append("Its results are held by " + ", ".join(f"`{e}`" for e in plan.synced_exprs)
                      + "; waiting for them waits for all of it (the device runs work in order).")
+    for sync, where, kind in ctx.flow.path_evidence(region):
+        if kind == "loop":
+            lines.append(f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`) is in the "
+                         f"loop at line {ctx.line(where)}: when that loop runs zero times, "
+                         "nothing waits for the work.")
+        else:
+            lines.append(f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`) runs "
+                         f"only when the `if` at line {ctx.line(where)} is taken: on the other "
+                         "path nothing waits for the work.")
     if isinstance(idle, cst.CSTNode):
         lines.append(f"The sync at line {ctx.line(idle)} (`{ctx.code(idle, 40)}`) waits for "
                      "values made before the start, so none of this work is waited for.")
