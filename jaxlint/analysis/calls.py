@@ -74,6 +74,8 @@ class Summary:
     pairs: frozenset[tuple[Site, Site]] = frozenset()  # (stop, start) pairs it makes
     generator: bool = False  # a generator function: calling it runs nothing yet
     made: frozenset[Site] = frozenset()  # jitted functions (by origin) made by each call
+    # compiles on every call: eager lax control flow over a function it makes anew
+    recompiles: bool = False
     waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
     args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
     # its own work (dispatched in the call) may still run when it returns; or, if not,
@@ -115,6 +117,7 @@ class Frame:
     # the loops of this frame being interpreted, outermost first
     loop_stmts: list[cst.For | cst.While] = field(default_factory=list)
     branches: list[cst.If] = field(default_factory=list)  # the ``if`` statements being run
+    recompiles: bool = False  # see Summary.recompiles
 
     @property
     def closure(self) -> tuple[dict[str, Value], ...]:
@@ -259,6 +262,12 @@ class Calls:
             return first
         if kind is CallKind.WORK:
             self.why[node] = ("api", q)
+            if q in names.LAX_CONTROL_FLOW and any(
+                    isinstance(v, Func) and v.closure is not None for v in values):
+                # ``lax.while_loop(cond, step, init)`` with ``step`` made by this call of
+                # the enclosing function: traced and compiled again on every call
+                self.why[node] = ("retrace", q)
+                self._recompiles(node)
             return self._dispatch(node, values, st)
         if kind is CallKind.HOST:
             for v in jax_args:
@@ -453,6 +462,12 @@ class Calls:
         self.frame.jit_calls.add(callee.origin)
         self._first_call(callee.origin, node, st, self._static_variant(callee, node, bound))
 
+    def _recompiles(self: FlowAnalysis, node: Site) -> None:
+        """``node`` compiles whenever it runs (see ``Summary.recompiles``)."""
+        self.frame.recompiles = True
+        self.recompiling.add(node)
+        self.frame.events.append((self._tick(), node, COMPILE))
+
     def _first_call(self: FlowAnalysis, origin: Site, node: Site, st: State,
                     variant: tuple[str, ...] | str | None = None) -> None:
         """``variant``: the call's static argument values (None: it has none; "?": not all
@@ -622,6 +637,8 @@ class Calls:
         for origin in summary.jit_calls:
             self.frame.jit_calls.add(origin)
             self._first_call(origin, node, st)
+        if summary.recompiles:
+            self._recompiles(node)
         if summary.waits or summary.waits_by_transfer:
             self._sync_all(st, transfer=not summary.waits)
         elif summary.waits_args or summary.args_by_transfer:
@@ -790,7 +807,8 @@ class Calls:
                               frozenset(frame.jit_calls), reads, pairs,
                               made=frozenset(frame.created),
                               waits_args=waits_args, args_by_transfer=args_by_transfer,
-                              leaves_work=leaves_work, own_by_transfer=own_by_transfer)
+                              leaves_work=leaves_work, own_by_transfer=own_by_transfer,
+                              recompiles=frame.recompiles)
         self._memo[key] = summary
         return summary
 

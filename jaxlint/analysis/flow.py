@@ -105,6 +105,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.read_loop: dict[Site, cst.For | cst.While | None] = {}
         self.loops_of: dict[Site, set[cst.For | cst.While]] = {}
         self.made_in: dict[Site, set[cst.For | cst.While]] = {}  # jitted function -> loops
+        self.recompiling: set[Site] = set()  # calls that compile whenever they run
         # the statement after a timer read's (see ``_exec_block``), and the function it is in
         self.next_of: dict[Site, cst.CSTNode | None] = {}
         self.scope_of: dict[Site, cst.CSTNode | None] = {}
@@ -189,6 +190,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.read_loop.clear()
         self.loops_of.clear()
         self.made_in.clear()
+        self.recompiling.clear()
         self.next_of.clear()
         self.scope_of.clear()
         self.context_of.clear()

@@ -199,6 +199,21 @@ JIT_TRANSFORMS = frozenset(
 
 PARTIALS = frozenset({"functools.partial"})
 
+# Control flow that, called outside jit, traces its function and compiles the loop; JAX
+# keeps the result for the same function object, so a function made anew on each call (a
+# nested ``def`` or ``lambda``) compiles on every call.
+LAX_CONTROL_FLOW = frozenset(
+    {
+        "jax.lax.while_loop",
+        "jax.lax.fori_loop",
+        "jax.lax.scan",
+        "jax.lax.map",
+        "jax.lax.cond",
+        "jax.lax.switch",
+        "jax.lax.associative_scan",
+    }
+)
+
 # Calls that give a pytree's leaves (or the pytree itself, flattened): a loop over them that
 # blocks each leaf waits for all of it.
 TREE_LEAVES = frozenset(

@@ -61,6 +61,9 @@ class CompileInRegion(Rule):
             for call in sorted(region.compiled, key=lambda n: ctx.line_of.get(n, (0, 0))):
                 if not isinstance(call, cst.Call):
                     continue
+                if call in ctx.flow.recompiling:
+                    yield self._recompiles(ctx, region, call)
+                    continue
                 plan = warm_up_before_start(ctx.flow, region, call, ctx.line_of)
                 why = why_work(ctx, call)
                 explanation = "\n".join([
@@ -71,3 +74,27 @@ class CompileInRegion(Rule):
                 ])
                 yield Report(call, self.MESSAGE.format(func=ctx.code(call.func, 40)), plan,
                              (*region.starts, region.stop), explanation)
+
+    RECOMPILES = ("`{func}` compiles on every call (eager `lax` control flow over a function "
+                  "made anew each time), so the time includes compilation; make the function "
+                  "once, or jit the whole computation, outside the timed region")
+
+    def _recompiles(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
+        """A call that traces and compiles whenever it runs: no warm-up helps (the next call
+        makes a new function), so there is no fix to offer."""
+        from jaxlint.analysis import Region
+
+        assert isinstance(region, Region)
+        kind, detail = ctx.flow.why.get(call, ("op", None))
+        if kind == "retrace":
+            how = (f"`{detail}` is called outside jit with a function made by this call, so "
+                   "JAX traces and compiles it each time (it keeps compiled loops per function "
+                   "object).")
+        else:
+            how = ("It runs `jax.lax` control flow outside jit over a function it makes anew "
+                   "on each call, so JAX traces and compiles it each time.")
+        explanation = "\n".join([
+            region_heading(ctx, region),
+            f"line {ctx.line(call)}: `{ctx.code(call, 50)}`: {how}"])
+        return Report(call, self.RECOMPILES.format(func=ctx.code(call.func, 40)), None,
+                      (*region.starts, region.stop), explanation)
