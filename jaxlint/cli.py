@@ -229,20 +229,24 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
         return
     if not might_matter(data, config.extras, project=not args.no_index):
         return
-    from jaxlint.engine import fix_source, lint_source
-
     notebook = path.endswith(".ipynb")
     try:
         settings = _settings(path, args, config, modules)
         if settings.index is not None:
             run.deps = settings.index.used  # type: ignore[attr-defined]
             run.absent = settings.index.absent  # type: ignore[attr-defined]
-        if notebook:
-            from jaxlint.notebook import fix_notebook, lint_notebook
         if notebook and not (args.fix or args.diff):
-            run.findings.extend(lint_notebook(data, path, settings))
+            from jaxlint.notebook import build, lint_virtual, load
+
+            # The bytes passed, but they hold outputs and markdown too: the code cells
+            # decide (notebook.may_matter), before libcst is imported for them.
+            run.findings.extend(lint_virtual(build(load(data, path), path), path, settings))
             return
+        from jaxlint.engine import fix_source, lint_source
+
         if args.fix or args.diff:
+            from jaxlint.notebook import fix_notebook
+
             if notebook:
                 result = fix_notebook(data, path, args.unsafe_fixes, settings)
             else:
