@@ -99,10 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} cores, load {load:.1f} at the start; {args.rounds} rounds "
         "interleaved, median CPU = user+sys of the process tree). Each project's folder "
         "alone, smallest first: `jaxlint -q --no-cache -j1` and `ruff check --isolated "
-        "--no-cache`. Each jaxlint run pays Python's start-up and libcst's import (about "
-        "0.25 s), which weighs most on the smallest projects; the per-line cost of the "
-        "analysis itself depends on how many files can hold a finding (those the prefilter "
-        "passes), not on the project's size.\n\n"
+        "--no-cache`. A jaxlint run over a project with a file the prefilter passes pays "
+        "libcst's import (about 0.2 s) besides Python's start-up; past that, its cost "
+        "follows how many files can hold a finding and what they import, not the project's "
+        "size.\n\n"
         f"{table}{END}\n"
     )
     write_section(RESULTS, START, END, body)
