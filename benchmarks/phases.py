@@ -27,8 +27,9 @@ def main() -> int:
     import libcst as cst
 
     from jaxlint.analysis.flow import FlowAnalysis
-    from jaxlint.engine import Settings, _Positions, lint_source
+    from jaxlint.engine import Settings, lint_source
     from jaxlint.notebook import build, lint_notebook, load
+    from jaxlint.positions import starts
     from jaxlint.settings import might_matter
 
     root = ensure_corpus(quiet=True)
@@ -57,7 +58,7 @@ def main() -> int:
         phases["lint"] += t3 - t2
         if found:
             with_findings += 1
-            _ = _Positions(module).ranges
+            _ = starts(module)
             phases["positions"] += time.process_time() - t3
     print(json.dumps({"files": len(files), "passed": len(passed),
                       "with_findings": with_findings, "read_s": round(read, 2),

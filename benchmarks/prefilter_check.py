@@ -6,7 +6,9 @@ cannot hold a finding, so most files are never parsed. This script runs the full
 the prefilter off on every corpus file (.py and .ipynb) that the prefilter rejects, and counts
 the findings: there must be none. (Files it lets through are analysed as without it, so there
 is nothing to compare for them.) The strictest form of the prefilter is checked: the one used
-without the project index, which also requires the file to name jax.
+without the project index, which also requires the file to name jax. A notebook whose bytes
+pass is also rejected when its code cells do not (``jaxlint.notebook.may_matter``: outputs and
+markdown may name jax and a clock), and those are checked too.
 
 Writes ``benchmarks/PREFILTER.md``; ``tests/test_speed_features.py`` runs the same comparison
 on every fixture and holdout script in CI.
@@ -50,6 +52,18 @@ def _check(path: str) -> tuple[str, int, str | None]:
     return path, len(findings), "; ".join(f"{f.line}:{f.col + 1} {f.code}" for f in findings)
 
 
+def _code_cells_matter(path: Path) -> bool:
+    """The notebook prefilter's second stage (jaxlint.notebook.may_matter): its code cells.
+    A notebook that cannot be read is not rejected by it (the error is reported)."""
+    from jaxlint.errors import SourceError
+    from jaxlint.notebook import build, load, may_matter
+
+    try:
+        return may_matter(build(load(path.read_bytes(), str(path)), str(path)))
+    except SourceError:
+        return True
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -61,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
 
     root = ensure_corpus(quiet=True)
     files = sorted(p for p in root.rglob("*") if p.suffix in (".py", ".ipynb") and p.is_file())
-    rejected = [p for p in files if not might_matter(p.read_bytes())]
+    rejected = [p for p in files if not might_matter(p.read_bytes())
+                or (p.suffix == ".ipynb" and not _code_cells_matter(p))]
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(_check, [str(p) for p in rejected], chunksize=8))

@@ -18,6 +18,17 @@ with ``O_NOFOLLOW``, and ``CACHEDIR.TAG`` and ``.gitignore`` are created with ``
 (an existing one, or a link of that name, is left alone). Entries are written to a
 temporary file and renamed, so concurrent runs never see half an entry; a corrupt or
 unreadable entry is a miss.
+
+Runs over many files also keep a stat index (``files.json``), as ruff's cache does: for each
+file, a signature of everything its result depends on with the file's size, modification
+and change times, inode and device in place of its bytes, and what the run found: nothing
+to analyse (the prefilter rejected it) or the key of its entry. A warm run looks a file up
+by its signature before reading it, so unchanged files are not even opened. A file changed
+within the last seconds before a run (``RACY_NS``) is not recorded: within the timestamp
+granularity of some file systems, a second edit of the same size could keep the same
+signature (git's "racily clean" entries), so such a file is read again next time. Project
+modules the analysis consulted are checked the same way: by signature when recorded, else
+by their content's hash.
 """
 
 from __future__ import annotations
@@ -27,7 +38,8 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Collection
+import time
+from collections.abc import Collection, Hashable
 from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +52,12 @@ DIRNAME = CACHE_DIRNAME
 FORMAT = "2"
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# jaxlint's cache\n"
 MAX_ENTRY = 16 * 1024 * 1024  # bytes; an entry is a few hundred
+MAX_INDEX = 256 * 1024 * 1024  # bytes; about 150 a file
+INDEX = "files.json"
+# Files changed this recently (nanoseconds) before the run started are not put in the stat
+# index: coarse timestamps could hide a second edit of the same size.
+RACY_NS = 3 * 10**9
+REJECTED = 0  # a stat index outcome: the prefilter rejected the file
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -62,7 +80,17 @@ def _code_stamp() -> str:
 
 
 def _libcst_version() -> str:
-    # From its metadata: importing libcst costs more than a warm cached run.
+    # From its _version.py (version and commit), else its metadata: importing libcst costs
+    # more than a warm cached run, and importing importlib.metadata a tenth of one.
+    try:
+        from importlib.util import find_spec
+
+        spec = find_spec("libcst")
+        if spec is not None and spec.origin:
+            with open(os.path.join(os.path.dirname(spec.origin), "_version.py"), "rb") as f:
+                return "_version.py " + digest(f.read(64 * 1024))
+    except (ImportError, ValueError, OSError):
+        pass
     try:
         from importlib.metadata import version
 
@@ -112,6 +140,13 @@ class Cache:
         self.base = stable([FORMAT, __version__, _code_stamp(), sys.version, _libcst_version(),
                             _plain(settings)])
         self._fd: int | None = None
+        self._started = time.time_ns()
+        self._index: dict[str, list[Any]] | None = None  # path -> [signature, outcome]
+        self._index_changed = False
+        self._digests: dict[str, str | None] = {}  # this run's content hashes, by path
+        self._exists: dict[str, bool] = {}  # this run's answers to "is it a file?"
+        self._shared: dict[tuple[Hashable, Hashable], bytes] = {}  # see signature
+        self._cwd = os.getcwd()
         try:
             st = os.lstat(self.top)
         except FileNotFoundError:
@@ -161,9 +196,104 @@ class Cache:
         return fd
 
     def close(self) -> None:
+        if self._index_changed and self._index is not None:
+            self._write(INDEX, self._index)
+            self._index_changed = False
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+    # --------------------------------------------------------------------------- stat index
+    @staticmethod
+    def _stat_part(st: os.stat_result) -> list[int]:
+        return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, st.st_mode]
+
+    def _racy(self, st: os.stat_result) -> bool:
+        return max(st.st_mtime_ns, st.st_ctime_ns) >= self._started - RACY_NS
+
+    def signature(self, path: str, st: os.stat_result, per_file: Hashable,
+                  roots: Hashable = ()) -> str:
+        """What ``key`` hashes, with the file's stat in place of its bytes. Runs for every
+        file of a warm run, so the text of what files share is made once."""
+        shared = self._shared.get((per_file, roots))
+        if shared is None:
+            shared = self._shared[(per_file, roots)] = (
+                self.base + stable([_plain(per_file), _plain(roots)])).encode()
+        h = hashlib.sha256(shared)
+        h.update(f"{self._where(path)}\0{self._stat_part(st)}".encode(
+            "utf-8", "surrogatepass"))
+        return h.hexdigest()
+
+    def _where(self, path: str) -> str:
+        return os.path.normpath(os.path.join(self._cwd, path))  # abspath, less a getcwd()
+
+    def _load_index(self) -> dict[str, list[Any]]:
+        if self._index is None:
+            self._index = {}
+            fd = self._folder(create=False)
+            if fd is not None:
+                try:
+                    loaded = json.loads(_read_entry(fd, INDEX, MAX_INDEX))
+                    if isinstance(loaded, dict):
+                        self._index = loaded
+                except (OSError, ValueError):
+                    pass
+        return self._index
+
+    def lookup(self, path: str, signature: str) -> tuple[bool, list[Finding] | None]:
+        """(known, findings) for an unchanged file: known and None when the prefilter
+        rejected it; not known when it changed, was never recorded, or its entry is gone
+        or stale (then the file is read and checked as usual)."""
+        found = self._load_index().get(self._where(path))
+        if not isinstance(found, list) or len(found) != 2 or found[0] != signature:
+            return False, None
+        outcome = found[1]
+        if outcome == REJECTED:
+            return True, None
+        if not isinstance(outcome, str):
+            return False, None
+        hit = self.get(outcome, path)
+        return hit is not None, hit
+
+    def remember(self, path: str, signature: str, st: os.stat_result, key: str | None) -> None:
+        """Record what this run found for ``path`` (``key``: its entry; None: the prefilter
+        rejected it), unless it changed too recently for its stat to be trusted."""
+        if self._racy(st):
+            return
+        index = self._load_index()
+        entry = [signature, REJECTED if key is None else key]
+        name = self._where(path)
+        if index.get(name) != entry:
+            index[name] = entry
+            self._index_changed = True
+
+    def _digest_of(self, dep: str) -> str | None:
+        """The content hash of a project module, once per run; by its stat signature when
+        the index recorded one (the module is then not read)."""
+        if dep in self._digests:
+            return self._digests[dep]
+        index = self._load_index()
+        try:
+            st = os.stat(dep)
+            stamp = stable(self._stat_part(st))
+            known = index.get("\0" + dep)
+            if isinstance(known, list) and len(known) == 2 and known[0] == stamp:
+                found: str | None = known[1]
+            else:
+                found = digest(Path(dep).read_bytes())
+                if not self._racy(st) and self._index is not None:
+                    index["\0" + dep] = [stamp, found]
+                    self._index_changed = True
+        except OSError:
+            found = None
+        self._digests[dep] = found
+        return found
+
+    def _is_file(self, path: str) -> bool:
+        found = self._exists.get(path)
+        if found is None:
+            found = self._exists[path] = os.path.isfile(path)
+        return found
 
     # ------------------------------------------------------------------------------ entries
     def key(self, path: str, data: bytes, per_file: Any, roots: Any = ()) -> str:
@@ -186,9 +316,9 @@ class Cache:
             if entry["key"] != key:
                 return None
             for dep, expected in entry["deps"].items():
-                if digest(Path(dep).read_bytes()) != expected:
+                if self._digest_of(dep) != expected:
                     return None
-            if any(os.path.isfile(p) for p in entry["absent"]):
+            if any(self._is_file(p) for p in entry["absent"]):
                 return None  # a module the index looked for and did not find is there now
             return [Finding(**{**row, "path": path,
                                "region": tuple(row["region"]) if row["region"] else None})
@@ -198,20 +328,24 @@ class Cache:
 
     def put(self, key: str, path: str, findings: list[Finding], deps: Collection[str],
             absent: Collection[str] = ()) -> None:
+        hashes = {d: self._digest_of(d) for d in sorted(deps)}
+        if any(h is None for h in hashes.values()):
+            return  # a module that cannot be read now: nothing to check the entry against
+        rows = [{k: v for k, v in asdict(f).items() if k != "path"} for f in findings]
+        self._write(self._name(path), {"key": key, "findings": rows, "deps": hashes,
+                                       "absent": sorted(absent)})
+
+    def _write(self, name: str, entry: object) -> None:
+        """Write ``name`` in the format folder: a temporary file, then renamed over it."""
         fd = self._folder(create=True)
         if fd is None:
             return
-        name = self._name(path)
         tmp = f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
         try:
-            rows = [{k: v for k, v in asdict(f).items() if k != "path"} for f in findings]
-            entry = {"key": key, "findings": rows,
-                     "deps": {d: digest(Path(d).read_bytes()) for d in sorted(deps)},
-                     "absent": sorted(absent)}
             out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666,
                           dir_fd=fd)
             with os.fdopen(out, "w") as f:
-                json.dump(entry, f)
+                json.dump(entry, f, separators=(",", ":"))
             os.replace(tmp, name, src_dir_fd=fd, dst_dir_fd=fd)  # replaces a link, never follows
         except OSError:
             try:
@@ -231,10 +365,10 @@ def _create_once(dir_fd: int, name: str, text: str) -> None:
         f.write(text)
 
 
-def _read_entry(dir_fd: int, name: str) -> bytes:
+def _read_entry(dir_fd: int, name: str, limit: int = MAX_ENTRY) -> bytes:
     fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK, dir_fd=dir_fd)
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_ENTRY:
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
             raise ValueError("not a cache entry")
-        return f.read(MAX_ENTRY)
+        return f.read(limit)

@@ -56,6 +56,8 @@ class Config:
 
     def ignores_for(self, path: str) -> tuple[str, ...]:
         """Global ignores plus those of every per-file pattern that matches ``path``."""
+        if not self.per_file_ignores:
+            return self.ignore
         out = list(self.ignore)
         rel = os.path.relpath(os.path.abspath(path), os.path.abspath(self.root))
         rel = rel.replace(os.sep, "/")

@@ -6,13 +6,11 @@ import ast
 import re
 import warnings
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import cast
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from jaxlint.analysis.flow import FlowAnalysis, TooComplex
 from jaxlint.analysis.plans import FixPlan
@@ -20,6 +18,7 @@ from jaxlint.analysis.values import Value
 from jaxlint.errors import SourceError, check_nesting, encoding_problem
 from jaxlint.finding import Finding
 from jaxlint.noqa import NoqaIndex, file_is_skipped
+from jaxlint.positions import Positions
 from jaxlint.rules import RULES, FileContext
 from jaxlint.settings import Settings, might_matter
 
@@ -50,42 +49,6 @@ def enabled(code: str, select: Collection[str] | None, ignore: Collection[str] |
     return not (ignore and code.startswith(tuple(ignore)))
 
 
-class _Positions(Mapping[cst.CSTNode, tuple[int, int]]):
-    """Line and column of each node, computed on first use: most files that reach the
-    analysis have no timed region to report, and positions cost as much as a fifth of the
-    analysis (benchmarks/RESULTS.md)."""
-
-    def __init__(self, module: cst.Module) -> None:
-        self._module = module
-        self._ranges: Mapping[cst.CSTNode, CodeRange] | None = None
-
-    @property
-    def ranges(self) -> Mapping[cst.CSTNode, CodeRange]:
-        ranges = self._ranges
-        if ranges is None:
-            provider = PositionProvider()
-            try:
-                # What MetadataWrapper.resolve does, less the empty visit of the whole tree
-                # it makes for batchable providers (40% of the time, none are asked for).
-                provider._gen_impl(self._module)
-                ranges = cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
-            except AttributeError:  # a libcst without these internals: the public way
-                wrapper = MetadataWrapper(self._module, unsafe_skip_copy=True)
-                ranges = wrapper.resolve(PositionProvider)
-            self._ranges = ranges
-        return ranges
-
-    def __getitem__(self, node: cst.CSTNode) -> tuple[int, int]:
-        start = self.ranges[node].start
-        return start.line, start.column
-
-    def __iter__(self) -> Iterator[cst.CSTNode]:
-        return iter(self.ranges)
-
-    def __len__(self) -> int:
-        return len(self.ranges)
-
-
 def parse(source: Source) -> cst.Module:
     check_nesting(source)  # libcst's native parser crashes on very deep nesting
     try:
@@ -109,8 +72,8 @@ def parse(source: Source) -> cst.Module:
 
 
 def _flow(module: cst.Module, settings: Settings, code: str | None = None
-          ) -> tuple[FlowAnalysis, _Positions]:
-    positions = _Positions(module)
+          ) -> tuple[FlowAnalysis, Positions]:
+    positions = Positions(module)
     flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, code)
     return flow.run(), positions
 
@@ -181,7 +144,7 @@ def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings:
         if not enabled(code, select, ignore):
             continue
         for report in rule().check(ctx):
-            if report.node not in positions.ranges:
+            if report.node not in positions:
                 # A node of a statement string a harness runs (``timeit.timeit("y = f(x)")``
                 # or a notebook's ``%time``) inside a timed region: not a place in the file.
                 continue

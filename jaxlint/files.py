@@ -128,12 +128,26 @@ def _last_match(spec: Any, rel: str, floor: str | None) -> bool | None:
     either: a corner this approximation gives up, for patterns with a slash only)."""
     if floor is None:
         return spec.check_file(rel).include  # type: ignore[no-any-return]
-    result = None
-    for pattern in spec.patterns:
-        if (pattern.include is not None and pattern.match_file(rel) is not None
-                and pattern.match_file(floor) is None):
-            result = pattern.include
-    return result
+    # The last pattern that matches wins: look from the end, among the patterns that count
+    # below ``floor`` (found once per floor: a walk asks this for every entry under it).
+    for pattern in _counting(spec, floor):
+        if pattern.match_file(rel) is not None:
+            return pattern.include  # type: ignore[no-any-return]
+    return None
+
+
+_COUNTING: dict[tuple[int, str], tuple[Any, tuple[Any, ...]]] = {}
+
+
+def _counting(spec: Any, floor: str) -> tuple[Any, ...]:
+    """The patterns of ``spec`` that decide something and do not match ``floor``, last
+    first."""
+    found = _COUNTING.get((id(spec), floor))
+    if found is None or found[0] is not spec:
+        patterns = tuple(p for p in reversed(spec.patterns)
+                         if p.include is not None and p.match_file(floor) is None)
+        found = _COUNTING[(id(spec), floor)] = (spec, patterns)
+    return found[1]  # type: ignore[no-any-return]
 
 
 class Excluder:
@@ -157,6 +171,7 @@ class Excluder:
         self.extend_exclude = tuple(extend_exclude)
         self.respect_gitignore = respect_gitignore
         self.cwd = os.path.abspath(cwd or os.getcwd())
+        self._here = os.getcwd()  # what relative paths are relative to
         self._specs: dict[tuple[str, ...], Any] = {}
         self._levels: dict[str, list[tuple[str, Any]] | None] = {}  # see _repository_levels
 
@@ -198,7 +213,7 @@ class Excluder:
         was named on the command line although excluded; walking it, only what matches
         below it counts (as ruff does), so ``jaxlint build/`` still skips ``build/venv``.
         """
-        path = os.path.abspath(path)
+        path = os.path.normpath(os.path.join(self._here, path))  # abspath, less a getcwd()
         config = self.config_for(os.path.dirname(path))
         root = config.root if os.path.isabs(config.root) else os.path.abspath(config.root)
         if self.exclude is not None:

@@ -38,9 +38,15 @@ import difflib
 import json
 import re
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from jaxlint.engine import FixResult, Settings, SourceError, fix_source, lint_source
+from jaxlint.analysis.names import NO_EXTRAS, Extras
+from jaxlint.errors import SourceError
 from jaxlint.finding import Finding
+from jaxlint.settings import Settings, might_matter
+
+if TYPE_CHECKING:
+    from jaxlint.engine import FixResult
 
 _TIMEIT = "__jaxlint_timeit__"
 HEADER = f"from timeit import timeit as {_TIMEIT}"
@@ -640,6 +646,8 @@ _LINE_REF = re.compile(r"(^|[\s(])line (\d+)\b")
 
 
 def _lint(virtual: Virtual, path: str, settings: Settings) -> list[Finding]:
+    from jaxlint.engine import lint_source  # libcst: only for a notebook that may matter
+
     try:
         return lint_source(virtual.text, path, settings=settings)
     except SourceError as exc:
@@ -655,8 +663,26 @@ def _located(exc: SourceError, virtual: Virtual) -> NotebookError:
 
 
 def lint_notebook(data: bytes, path: str, settings: Settings) -> list[Finding]:
-    virtual = build(load(data, path), path)
+    return lint_virtual(build(load(data, path), path), path, settings)
+
+
+def lint_virtual(virtual: Virtual, path: str, settings: Settings) -> list[Finding]:
+    """The findings in a notebook already read with ``build``, placed in its cells."""
+    if settings.prefilter and not may_matter(virtual, settings.extras,
+                                             project=settings.index is not None):
+        return []  # before the engine, and libcst, are imported
     return [_to_cell(f, virtual) for f in _lint(virtual, path, settings)]
+
+
+def may_matter(virtual: Virtual, extras: Extras = NO_EXTRAS, project: bool = False) -> bool:
+    """``might_matter`` for the notebook's code cells: the module ``build`` made, less its
+    first line. That line imports ``timeit`` for the harness calls that magics become, so
+    every notebook's module would pass with it (and the notebook's bytes pass when only its
+    outputs or markdown name jax and a clock); without it, the cells are judged as a .py
+    file is. A harness call (a magic) always matters."""
+    assert virtual.text.startswith(HEADER + "\n")
+    body = virtual.text[len(HEADER) + 1:]
+    return _TIMEIT in body or might_matter(body, extras, project=project)
 
 
 # ------------------------------------------------------------------------------ fixing
@@ -897,6 +923,8 @@ def _allowed(virtual: Virtual, path: str, settings: Settings, unsafe: bool) -> s
 
 
 def fix_notebook(data: bytes, path: str, unsafe_fixes: bool, settings: Settings) -> FixResult:
+    from jaxlint.engine import FixResult, fix_source
+
     nb = load(data, path)
     virtual = build(nb, path)
     try:

@@ -123,3 +123,36 @@ def test_flake8_plugin_imports_libcst_only_for_files_that_may_matter(tmp_path: P
         "print(time.time() - t0)\n")
     result = run(sys.executable, "-m", "flake8", "--select", "JAX", "bench.py", cwd=tmp_path)
     assert result.stdout.startswith("bench.py:5:7: JAX101 "), result.stdout
+
+
+def _notebook(*cells: tuple[str, str, list[object]]) -> str:
+    import json
+
+    return json.dumps({"cells": [
+        {"cell_type": kind, "metadata": {}, "source": source.splitlines(keepends=True),
+         **({"outputs": outputs, "execution_count": 1} if kind == "code" else {})}
+        for kind, source, outputs in cells], "metadata": {}, "nbformat": 4,
+        "nbformat_minor": 5}, indent=1)
+
+
+def test_a_notebook_is_judged_by_its_code_cells(tmp_path: Path) -> None:
+    """Markdown and outputs that name jax and a clock (``time.perf_counter()`` in the
+    prose, ``Wall time`` printed by a run) do not make a notebook worth parsing: it is
+    skipped before libcst is imported. The same clock in a code cell is linted."""
+    import sys
+
+    prose = ("markdown", "We time `jax.jit(f)` with `import time; time.perf_counter()`.", [])
+    printed = [{"output_type": "stream", "name": "stdout",
+                "text": ["import time\n", "t0 = time.perf_counter()  # jax\n"]}]
+    (tmp_path / "talk.ipynb").write_text(_notebook(
+        prose, ("code", "import jax.numpy as jnp\ny = jnp.ones(3) * 2\n", printed)))
+    result = run(sys.executable, "-X", "importtime", "-m", "jaxlint", "--no-cache",
+                 "talk.ipynb", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (0, "")
+    assert "jaxlint.settings" in result.stderr  # the file was read and prefiltered ...
+    assert "libcst" not in result.stderr  # ... and left there
+    (tmp_path / "bench.ipynb").write_text(_notebook(
+        prose, ("code", "import time\nimport jax.numpy as jnp\nt0 = time.perf_counter()\n"
+                "y = jnp.ones(3) * 2\nprint(time.perf_counter() - t0)\n", printed)))
+    result = jaxlint("--no-cache", "bench.ipynb", cwd=tmp_path)
+    assert result.stdout.startswith("bench.ipynb:cell 2:5:7: JAX101 "), result.stdout

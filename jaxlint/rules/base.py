@@ -35,6 +35,12 @@ class FileContext:
     def line(self, node: cst.CSTNode) -> int:
         return self.line_of.get(node, (0, 0))[0]
 
+    def source_order(self, node: cst.CSTNode) -> tuple[int, int, int]:
+        """A sort key in reading order. Nodes that start at the same place (``f(x)`` and
+        ``f(x).T``) come inner first, whatever order a set held them in."""
+        line, col = self.line_of.get(node, (0, 0))
+        return line, col, len(self.module.code_for_node(node))
+
     def code(self, node: cst.CSTNode, limit: int = 60) -> str:
         text = " ".join(self.module.code_for_node(node).split())
         return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -68,7 +74,7 @@ def why_work(ctx: FileContext, site: cst.CSTNode) -> str:
 def explain_sites(ctx: FileContext, sites: frozenset[cst.CSTNode] | set[cst.CSTNode],
                   heading: str) -> list[str]:
     """``heading`` and one line per site (in source order): where and why it is work."""
-    placed = sorted((s for s in sites if ctx.line(s)), key=lambda s: ctx.line_of[s])
+    placed = sorted((s for s in sites if ctx.line(s)), key=ctx.source_order)
     out = [heading]
     for site in placed[:MAX_EXPLAINED]:
         out.append(f"  line {ctx.line(site)}: `{ctx.code(site, 50)}`: {why_work(ctx, site)}")

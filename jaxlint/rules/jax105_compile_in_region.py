@@ -58,7 +58,7 @@ class CompileInRegion(Rule):
         for region in ctx.flow.regions():
             if region.names_compile:
                 continue  # compilation is what it times
-            for call in sorted(region.compiled, key=lambda n: ctx.line_of.get(n, (0, 0))):
+            for call in sorted(region.compiled, key=ctx.source_order):
                 if not isinstance(call, cst.Call):
                     continue
                 if call in ctx.flow.recompiling:

@@ -1,0 +1,76 @@
+"""Every line:col jaxlint reports comes from ``jaxlint.positions``, which replays libcst's
+code generation more cheaply than libcst's PositionProvider: it must place every node where
+the provider does, on every fixture, holdout script and jaxlint module (and on odd layouts:
+CR line ends, tabs, continuation lines, decorators with comments, no final newline)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+from fixture_support import FIXTURES, ROOT
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jaxlint.engine import lint_source
+from jaxlint.positions import starts
+
+FILES = sorted(FIXTURES.rglob("*.py")) + sorted((ROOT / "tests" / "holdout").glob("*.py")) + \
+    sorted((ROOT / "jaxlint").rglob("*.py"))
+
+ODD = {
+    "cr_line_ends": "import time\rimport jax.numpy as jnp\rt0 = time.time()\r"
+                    "y = jnp.ones(3) @ jnp.ones(3)\rprint(time.time() - t0)\r",
+    "crlf_and_tabs": "import time\r\nif True:\r\n\tt0 = time.time()\r\n\t# c\r\n"
+                     "\ty = (1 +\r\n\t     2)\r\n\tprint(time.time() - t0)\r\n",
+    "continuations": "import time\nimport jax.numpy as jnp\nt0 = \\\n    time.time()\n"
+                     "y = jnp.ones(3) \\\n    @ jnp.ones(3); z = y\nprint(time.time() \\\n- t0)\n",
+    "decorators": "import jax\n# lead\n\n@jax.jit  # why\n# between\n@ jax.named_call\n\n"
+                  "def f(x):\n    '''doc'''\n    return x\nclass A:\n    @property\n"
+                  "    def g(self): return 1\n",
+    "no_final_newline": "import time\nt0 = time.time()\nprint(time.time() - t0)",
+    "multiline_strings": 'x = """a\nb\r\nc"""\ny = f"""{x!r:>{10}}\n"""; z = (x,\n y)\n',
+    "empty": "",
+    "only_comments": "# one\n\n# two\n",
+}
+
+
+def _provider(module: cst.Module) -> dict[cst.CSTNode, tuple[int, int]]:
+    ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    return {node: (r.start.line, r.start.column) for node, r in ranges.items()}
+
+
+def _sources() -> list[tuple[str, bytes]]:
+    out = [(str(p.relative_to(ROOT)), p.read_bytes()) for p in FILES]
+    out += [(name, text.encode()) for name, text in ODD.items()]
+    return out
+
+
+@pytest.mark.parametrize(("name", "data"), _sources(), ids=lambda v: v if isinstance(v, str)
+                         else "")
+def test_every_node_starts_where_libcst_says(name: str, data: bytes) -> None:
+    try:
+        module = cst.parse_module(data)
+    except cst.ParserSyntaxError:
+        pytest.skip("not parseable (a fixture of a parse error)")
+    assert starts(module) == _provider(module)
+
+
+def test_a_finding_on_an_indented_continued_line_keeps_its_column() -> None:
+    """What a user sees: the reported line:col points at the clock read."""
+    source = ("import time\nimport jax.numpy as jnp\n\ndef bench(x):\n    t0 = time.time()\n"
+              "    y = jnp.dot(x, x)\n    print('took', \\\n          time.time() - t0)\n"
+              "    return y\n")
+    [finding] = lint_source(source)
+    assert (finding.code, finding.line, finding.col) == ("JAX101", 8, 10)
+
+
+def test_the_same_start_is_listed_inner_first(tmp_path: Path) -> None:
+    """Two pieces of work that start at the same place are explained in reading order,
+    whatever order the analysis kept them in (it used to depend on memory addresses)."""
+    source = ("import time\nimport jax.numpy as jnp\n\ndef bench(b):\n    t0 = time.time()\n"
+              "    y = jnp.stack(b).T\n    print(time.time() - t0)\n    return y\n")
+    [finding] = lint_source(source)
+    assert finding.explanation is not None
+    lines = [ln for ln in finding.explanation.splitlines() if ln.startswith("  line 6")]
+    assert [ln.split("`")[1] for ln in lines] == ["jnp.stack(b)", "jnp.stack(b).T"]
