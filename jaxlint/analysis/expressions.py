@@ -207,7 +207,7 @@ class Expressions:
 
     def _eval_IfExp(self: FlowAnalysis, node: cst.IfExp, st: State) -> Value:
         self._truth(self._eval(node.test, st), st)
-        known = self._known_test(node.test)
+        known = self._known_test(node.test, st)
         if known is not None:
             return self._eval(node.body if known else node.orelse, st)
         then, other = st.copy(), st.copy()

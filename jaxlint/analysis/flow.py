@@ -106,6 +106,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.loops_of: dict[Site, set[cst.For | cst.While]] = {}
         self.made_in: dict[Site, set[cst.For | cst.While]] = {}  # jitted function -> loops
         self.recompiling: set[Site] = set()  # calls that compile whenever they run
+        # a timing decorator's wrapper (its def) -> the functions it decorates, each with
+        # whether a call of it leaves JAX work running (``Region.uses``)
+        self.decorations: dict[cst.CSTNode, list[tuple[cst.FunctionDef, bool]]] = {}
         # the statement after a timer read's (see ``_exec_block``), and the function it is in
         self.next_of: dict[Site, cst.CSTNode | None] = {}
         self.scope_of: dict[Site, cst.CSTNode | None] = {}
@@ -191,6 +194,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.loops_of.clear()
         self.made_in.clear()
         self.recompiling.clear()
+        self.decorations.clear()
         self.next_of.clear()
         self.scope_of.clear()
         self.context_of.clear()

@@ -77,9 +77,27 @@ class Objects:
             # function, which then times each call in its own frame) replaces the function.
             node = stmt.decorators[0].decorator if stmt.decorators else stmt
             wrapped = self._call_func(deco, node, [(None, "", value)], None, State())
+            if isinstance(wrapped, Func) and isinstance(wrapped.node, cst.FunctionDef):
+                uses = self.decorations.setdefault(wrapped.node, [])
+                if not any(d is stmt for d, _ in uses):
+                    # this wrapper (a factory's may wait for the result) around this function
+                    uses.append((stmt, self._leaves_running(value)
+                                 and self._leaves_running(wrapped)))
             if isinstance(wrapped, (Func, JaxCallable)):
                 return wrapped
         return value
+
+    def _leaves_running(self: FlowAnalysis, value: Value) -> bool:
+        """Whether calling ``value`` (a decorated function) returns with JAX work of its
+        own still running."""
+        if isinstance(value, JaxCallable):
+            return not value.synced
+        if not isinstance(value, Func):
+            return False
+        params: dict[str, Value] = {p: INPUT for p in self._positional_params(value.node)}
+        summary = self._call_function(value, params)
+        return summary.work and summary.leaves_work and not (
+            summary.waits or summary.waits_by_transfer)
 
     def _exec_ClassDef(self: FlowAnalysis, stmt: cst.ClassDef, st: State) -> State:
         self._loc = StmtLoc(stmt, True)

@@ -26,7 +26,9 @@ from jaxlint.analysis.values import (
     CALLABLES,
     Func,
     Instance,
+    JaxCallable,
     JaxVal,
+    Klass,
     LibObject,
     Ref,
     TimedBlock,
@@ -251,7 +253,7 @@ class Statements:
     def _exec_If(self: FlowAnalysis, stmt: cst.If, st: State, is_elif: bool = False) -> State:
         self._loc = StmtLoc(stmt, not is_elif)
         self._truth(self._eval(stmt.test, st), st)
-        first = self._known_test(stmt.test)
+        first = self._known_test(stmt.test, st)
         if first is None:
             first = self._first_iteration_test(stmt.test)
         if first is not None:
@@ -415,12 +417,15 @@ class Statements:
             return
         self._bind(target, elem, st)
 
-    def _known_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
+    def _known_test(self: FlowAnalysis, test: cst.BaseExpression,
+                    st: State | None = None) -> bool | None:
         """The outcome of a test of a parameter the caller left at its literal default
-        (``if as_numpy:``, ``if timeout is None:``, ``not wait``); None when not known.
-        Only the branch it takes is followed: the other cannot happen on this call."""
+        (``if as_numpy:``, ``if timeout is None:``, ``not wait``), or of ``x is None`` where
+        ``x`` holds a known function or object (``sync=jax.block_until_ready`` given to a
+        decorator factory); None when not known. Only the branch it takes is followed: the
+        other cannot happen on this call."""
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            inner = self._known_test(test.expression)
+            inner = self._known_test(test.expression, st)
             return None if inner is None else not inner
         if isinstance(test, cst.Name):
             return literal_truth(self._default_of(test.value))
@@ -431,6 +436,11 @@ class Statements:
                     and isinstance(comp.comparator, cst.Name)
                     and comp.comparator.value == "None"):
                 default = self._default_of(test.left.value)
+                if default is None and st is not None:
+                    found, held = self._lookup(test.left.value, st)
+                    if found and isinstance(held, (Ref, Func, JaxCallable, Instance, Klass,
+                                                   LibObject, TimedBlock, TimerRead)):
+                        return isinstance(comp.operator, cst.IsNot)
                 if default is None:
                     return None
                 is_none = isinstance(default, cst.Name) and default.value == "None"

@@ -236,6 +236,9 @@ class Region:
     # ("compile_time", not "first step took")
     names_compile: bool = False
     names_compile_only: bool = False
+    # the region is a timing decorator's wrapper: the decorated functions (their ``def``)
+    # whose calls leave JAX work running when it reads the clock
+    uses: tuple[cst.FunctionDef, ...] = ()
 
 
 class Timers:
@@ -424,8 +427,11 @@ class Timers:
                 # so only the first of many figures includes it, as any training log's.
                 # Figures collected to be summed or averaged all carry it.
                 compiled = frozenset(c for c in compiled if loop not in self.loops_of.get(c, ()))
+            scope = self.scope_of.get(stop)
+            uses = tuple(d for d, leaves in self.decorations.get(scope, ()) if leaves) if (
+                scope is not None) else ()
             out.append(Region(stop, frozenset(starts), self.where[stop],
                               inside(snap.pending, starts), host_synced, compiled,
-                              snap.events_in(starts, IDLE), snap, syncs, named, only))
+                              snap.events_in(starts, IDLE), snap, syncs, named, only, uses))
         self._regions = out
         return out

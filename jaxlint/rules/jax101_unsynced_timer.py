@@ -60,8 +60,35 @@ class UnsyncedTimer(Rule):
                 # for ("first step took" claims the step's run too, and is reported).
                 continue  # synced, or synced on the wrong value (JAX103)
             plan = sync_before_stop(ctx.flow, region, ctx.line_of)
+            if region.uses:
+                yield from self._decorated(ctx, region, plan)
+                continue
             yield Report(region.stop, self.MESSAGE.format(detail=describe(ctx, region, plan)),
                          plan, (*region.starts, region.stop), explain(ctx, region, plan))
+
+    def _decorated(self, ctx: FileContext, region: object, plan: object) -> Iterator[Report]:
+        """A timing decorator's wrapper: reported at each decorated function whose calls
+        leave work running (where the mistake shows), with the wrapper's sync as the fix
+        (carried by the first, since one edit of the wrapper fixes them all)."""
+        from jaxlint.analysis import FixPlan, Region
+
+        assert isinstance(region, Region)
+        wrapper = ctx.flow.scope_of.get(region.stop)
+        name = wrapper.name.value if isinstance(wrapper, cst.FunctionDef) else "wrapper"
+        for i, use in enumerate(sorted(region.uses, key=ctx.line)):
+            detail = (f"`{use.name.value}` is timed by the wrapper `{name}` (line "
+                      f"{ctx.line(region.stop)}), which reads the clock while its result is "
+                      "still being computed; wait for the result in the wrapper (call "
+                      "jax.block_until_ready(...) on it) before reading the clock")
+            evidence = "\n".join([
+                f"`{use.name.value}` (line {ctx.line(use)}) is decorated with a timing "
+                f"wrapper: `{name}` reads the clock around each call of it.",
+                explain(ctx, region, plan),
+                f"`{use.name.value}` returns with its JAX work still running, and the wrapper "
+                "does not wait for it."])
+            yield Report(use.name, self.MESSAGE.format(detail=detail),
+                         plan if i == 0 and isinstance(plan, FixPlan) else None,
+                         (*region.starts, region.stop), evidence)
 
 
 def explain(ctx: FileContext, region: object, plan: object, idle: object = None) -> str:
