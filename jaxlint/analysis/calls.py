@@ -118,6 +118,9 @@ class Frame:
     loop_stmts: list[cst.For | cst.While] = field(default_factory=list)
     branches: list[cst.If] = field(default_factory=list)  # the ``if`` statements being run
     recompiles: bool = False  # see Summary.recompiles
+    # called from the module's own code (a script's ``main()``): its first calls of the
+    # module's jitted functions are judged too, from what the module called before
+    judges_module: bool = False
 
     @property
     def closure(self) -> tuple[dict[str, Value], ...]:
@@ -473,7 +476,9 @@ class Calls:
         """``variant``: the call's static argument values (None: it has none; "?": not all
         literal). A jitted function compiles again for each new static value: that is
         judged whenever this frame called it with another value before (its warm-up)."""
-        compiles = origin in self.frame.created and origin not in st.called
+        made_here = origin in self.frame.created or (
+            self.frame.judges_module and origin in self._module_frame.created)
+        compiles = made_here and origin not in st.called
         if isinstance(variant, tuple) and (origin, variant) not in st.called and (
                 origin, "?") not in st.called:
             compiles = compiles or any(isinstance(c, tuple) and c[0] is origin
@@ -620,9 +625,14 @@ class Calls:
         timed = bool(st.reads) and not self._under_timer
         if timed:
             self._under_timer += 1
+        if self.frame is self._module_frame and not self.frame.loop_stmts:
+            # (called in a loop of the module's, each call is one round of a progress log:
+            # only the first compiles, as for a loop in a function)
+            self._entry_called = st.called  # see Frame.judges_module
         try:
             summary = self._call_function(fn, params)
         finally:
+            self._entry_called = None
             if timed:
                 self._under_timer -= 1
         if summary.generator:
@@ -750,6 +760,10 @@ class Calls:
         given = self._event(fn.node.params)
         entered = self._event(entry)
         st = State(pending={fn.node.params: given, entry: entered})
+        if self._entry_called is not None and self.frame is self._module_frame:
+            frame.judges_module = True
+            st.called = self._entry_called
+            self._entry_called = None
         for name, value in params.items():
             self._set(st, name, JaxVal(given) if isinstance(value, JaxVal) else value)
         for param in params_of(fn.node):
