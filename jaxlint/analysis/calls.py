@@ -8,6 +8,7 @@ kinds of its arguments. A jitted function's first call on every path compiles (J
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -472,17 +473,20 @@ class Calls:
         self.frame.events.append((self._tick(), node, COMPILE))
 
     def _first_call(self: FlowAnalysis, origin: Site, node: Site, st: State,
-                    variant: tuple[str, ...] | str | None = None) -> None:
+                    variant: tuple[str, ...] | str | list[tuple[str, ...]] | None = None
+                    ) -> None:
         """``variant``: the call's static argument values (None: it has none; "?": not all
         literal). A jitted function compiles again for each new static value: that is
         judged whenever this frame called it with another value before (its warm-up)."""
         made_here = origin in self.frame.created or (
             self.frame.judges_module and origin in self._module_frame.created)
         compiles = made_here and origin not in st.called
-        if isinstance(variant, tuple) and (origin, variant) not in st.called and (
-                origin, "?") not in st.called:
-            compiles = compiles or any(isinstance(c, tuple) and c[0] is origin
-                                       for c in st.called)
+        variants = variant if isinstance(variant, list) else [variant]
+        for one in variants:
+            if isinstance(one, tuple) and (origin, one) not in st.called and (
+                    origin, "?") not in st.called:
+                compiles = compiles or any(isinstance(c, tuple) and c[0] is origin
+                                           for c in st.called)
         if compiles:
             self.frame.events.append((self._tick(), node, COMPILE))
             # the loops whose rounds call the same function object (one made inside a
@@ -491,30 +495,38 @@ class Calls:
             self.loops_of.setdefault(node, set()).update(
                 loop for loop in self.frame.loop_stmts if loop not in made_in)
         st.called = st.called | {origin}
-        if variant is not None:
-            # a (function, static values) pair, kept beside the functions themselves
-            st.called = st.called | {(origin, variant)}  # type: ignore[arg-type]
+        for one in variants:
+            if one is not None:
+                # a (function, static values) pair, kept beside the functions themselves
+                st.called = st.called | {(origin, one)}  # type: ignore[arg-type]
 
     def _static_variant(self: FlowAnalysis, callee: JaxCallable, node: Site,
-                        bound: bool) -> tuple[str, ...] | None | str:
-        """The literal values of a call's static arguments; "?" when one is not literal."""
+                        bound: bool) -> tuple[str, ...] | None | str | list[tuple[str, ...]]:
+        """The literal values of a call's static arguments; "?" when one is not literal;
+        a list of them when one is a loop's variable over literals (``for k in (8, 16)``)."""
         if not callee.static or not isinstance(node, cst.Call):
             return None
         positional = [a.value for a in node.args if a.keyword is None and not a.star]
         if any(a.star for a in node.args):
             return "?"
         keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
-        out = []
+        out: list[list[str]] = []
         for pos, name in callee.static:
             arg = keywords.get(name) if name is not None else None
             if arg is None and pos is not None:
                 i = pos - 1 if bound else pos
                 arg = positional[i] if 0 <= i < len(positional) else None
             text = literal_text(arg) if arg is not None else "default"
-            if text is None:
+            if text is not None:
+                out.append([text])
+                continue
+            swept = [v for n, v in reversed(self._loop_literals)
+                     if isinstance(arg, cst.Name) and n == arg.value]
+            if not swept:
                 return "?"
-            out.append(text)
-        return tuple(out)
+            out.append(swept[0])
+        combos = [tuple(c) for c in itertools.product(*out)]
+        return combos[0] if len(combos) == 1 else combos
 
     def _put(self: FlowAnalysis, key: str | None, values: Sequence[Value], st: State) -> None:
         item = union_jax(values)

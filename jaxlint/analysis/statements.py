@@ -19,6 +19,7 @@ from jaxlint.analysis.syntax import (
     StmtLoc,
     dotted,
     entry_key,
+    literal_text,
     literal_truth,
     positive_literal,
 )
@@ -381,7 +382,33 @@ class Statements:
         # A loop over JAX results (their leaves, a list of them) runs at least once: the
         # value exists because work made it.
         once = isinstance(elem, JaxVal) or self._runs_once(stmt.iter)
-        return self._loop(st, body, stmt, None, once=once)
+        values = self._literal_items(stmt.iter)
+        if values is None or not isinstance(stmt.target, cst.Name):
+            return self._loop(st, body, stmt, None, once=once)
+        # ``for k in (8, 16):``: a static argument ``k`` takes each of these values
+        self._loop_literals.append((stmt.target.value, values))
+        try:
+            return self._loop(st, body, stmt, None, once=once)
+        finally:
+            self._loop_literals.pop()
+
+    def _literal_items(self: FlowAnalysis, node: cst.BaseExpression) -> list[str] | None:
+        """The literal values a ``for`` loop over ``node`` takes (a tuple or list literal,
+        or a parameter left at such a default), as code; None if not all are known."""
+        if isinstance(node, cst.Name):
+            default = self._default_of(node.value)
+            if default is None:
+                return None
+            node = default
+        if not isinstance(node, (cst.Tuple, cst.List)) or not node.elements:
+            return None
+        out = []
+        for el in node.elements:
+            text = literal_text(el.value) if isinstance(el, cst.Element) else None
+            if text is None:
+                return None
+            out.append(text)
+        return out
 
     def _loop_elements(self: FlowAnalysis, node: cst.BaseExpression, st: State) -> Elements:
         """What each round of a loop over ``node`` gives, and for ``zip(a, b)`` and
