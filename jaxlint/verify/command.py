@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from jaxlint.output import FORMATS
 from jaxlint.verify import report
 from jaxlint.verify.core import DEFAULT_REPEAT, DEFAULT_TIMEOUT, VerifyError, verify_paths
 from jaxlint.verify.model import NOT_RUN_CLEAN, NOT_RUN_SETUP, RegionResult
@@ -36,6 +37,14 @@ A script that fails or times out is reported as failed (saying which version) an
 scripts still run.
 
 exit status: 0 when every script ran, 1 when any failed, 2 on usage errors or missing jax.
+
+--detect runs each script once, as written, with every clock read instrumented, and reports
+each timed region whose JAX work was still running at the stop as a finding
+(`path:line:col: JAX101 ... [runtime]`), saying which ones the static analysis missed.
+Regions are consecutive clock reads of one function call on one thread (a read on an earlier
+line than the previous one, a loop going round, starts afresh). Every script found in a folder
+runs, not only those with findings. Exit status: 0 none, 1 findings, 2 a script failed or a
+usage error.
 """
 
 
@@ -92,6 +101,18 @@ def build_parser() -> argparse.ArgumentParser:
         dest="run_all",
         help="also run the scripts found in folders that have no findings (once each)",
     )
+    parser.add_argument(
+        "--detect",
+        action="store_true",
+        help="run each script once as written and report every region whose JAX work was "
+        "still running when the clock stopped, as findings",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="with --detect: how findings are printed, as jaxlint prints them (default: text)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress display on stderr")
     return parser
 
@@ -108,6 +129,33 @@ def _what_ran(ran: list[str], results: Sequence[RegionResult]) -> str:
     if setup:
         skipped.append(f"{setup} setup.py-like")
     return line + ("; not run: " + ", ".join(skipped) if skipped else "") + "."
+
+
+def _detect(args: argparse.Namespace) -> int:
+    from jaxlint import output
+    from jaxlint.verify.core import ensure_jax
+    from jaxlint.verify.detect import detect_paths, summary
+
+    def on_file(index: int, total: int, path: str) -> None:
+        if not args.quiet:
+            print(f"[{index}/{total}] {path}: 1 run", file=sys.stderr, flush=True)
+
+    try:
+        ensure_jax()
+        detected = detect_paths(args.paths, timeout=args.timeout, backend=args.backend,
+                                on_file=on_file)
+    except VerifyError as exc:
+        print(f"jaxlint verify: {exc}", file=sys.stderr)
+        return 2
+    for error in detected.errors:
+        print(error, file=sys.stderr)
+    sys.stdout.write(output.render(detected.findings, args.format))
+    sys.stdout.flush()
+    if not args.quiet:
+        print(summary(detected), file=sys.stderr)
+    if detected.errors:
+        return 2
+    return 1 if detected.findings else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -127,6 +175,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+
+    if args.detect:
+        if args.report is not None or args.json or args.unsafe_fixes or args.run_all:
+            parser.error("--detect runs scripts as written once: it takes no --report, "
+                         "--json (use --format json), --unsafe-fixes or --all")
+        return _detect(args)
+    if args.format != "text":
+        parser.error("--format applies to --detect (use --json for the measurements)")
 
     progress: Progress = Progress() if args.quiet else StderrProgress(sys.stderr)
     ran: list[str] = []

@@ -31,6 +31,8 @@ class RunOutcome:
 
     ok: bool
     reads: list[list[float]] = field(default_factory=list)  # [line, raw value, divisor]
+    checks: list[dict[str, Any]] = field(default_factory=list)  # one per stop read (instrument)
+    costs: list[float] = field(default_factory=list)  # the check's own time per kept read
     device: dict[str, Any] | None = None
     error: str | None = None  # one line, for the report; None when ok
     returncode: int | None = None
@@ -80,6 +82,9 @@ def run_script(
     *,
     lines: Collection[int] | None,
     timeout: float,
+    starts: Collection[int] | None = None,
+    stops: Collection[int] | None = None,
+    check: bool = True,
     backend: str | None = None,
     path_dir: Path | None = None,
     python: str = sys.executable,
@@ -91,6 +96,12 @@ def run_script(
         cmd = [python, _RUNNER, str(script), "--out", str(out)]
         if lines is not None:
             cmd += ["--lines", ",".join(str(n) for n in sorted(lines))]
+        if starts is not None:
+            cmd += ["--starts", ",".join(str(n) for n in sorted(starts))]
+        if stops is not None:
+            cmd += ["--stops", ",".join(str(n) for n in sorted(stops))]
+        if not check:
+            cmd.append("--no-check")
         if path_dir is not None:
             cmd += ["--path-dir", str(path_dir)]
         started = time.perf_counter()
@@ -146,6 +157,8 @@ def run_script(
         return RunOutcome(
             ok=error is None,
             reads=result.get("reads", []),
+            checks=result.get("checks", []),
+            costs=result.get("costs", []),
             device=result.get("device"),
             error=error,
             returncode=proc.returncode,

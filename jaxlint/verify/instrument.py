@@ -1,4 +1,5 @@
-"""Record the timer reads a script makes, keyed by the line that made them.
+"""Record the timer reads a script makes, keyed by the line that made them, and what JAX
+work was still running at each read that stops a region.
 
 Verify must work on unmodified scripts, so instead of asking them to use a benchmark API we
 wrap the standard timer functions for the duration of the run.  The wrappers are installed on
@@ -12,11 +13,40 @@ the script measured.  The one exception is ``timeit``: ``timeit.timeit(f, number
 18 reads the clock inside timeit's own code, so reads from timeit's frames are attributed to
 the script line that called into timeit.  Each such call reads the clock twice (before and
 after its loop), which pairs up as a region whose start and stop are that one line.
+
+Pending work (the runtime check).  A kept read has a role: it *starts* a region, *stops* one,
+or both (a lap line; every read when no roles are given, as ``verify --detect`` runs).  At a
+start, the ids of JAX's live arrays are noted; at a stop, the live arrays whose ids were not
+there at the start and whose ``is_ready()`` is False are the region's work still running.
+Their shapes and dtypes are kept, with the name of a variable of the timing function that
+holds each (JAX does not record which line made an array; the holder is what can be known),
+and then the wrapper blocks on them and times that wait: the work the region had left.
+
+None of this lands inside what the script measures, with one documented exception:
+
+- at a start-only read, the ids are noted *before* the clock is read;
+- at a stop, the clock is read first and returned unchanged; the check and the wait come
+  after it;
+- at a read that is both (a lap: one value ends a region and starts the next), the check, the
+  wait and the new note of ids all come after the clock value, so they fall inside the next
+  region.  Their cost is recorded with every read (``cost_s``) so a report can show it.
+
+Finding the read's line (to know its role) happens before the clock is read, so every
+measured region includes one frame lookup (well under a microsecond).
+
+Start and stop reads pair per thread and per frame (one call of the function that reads the
+clock), the way the script's own ``t1 - t0`` does: a stop is checked against the last start
+read by the same call of the same function.  Without roles, each read is checked against the
+previous read of the same frame, unless it sits on an earlier line than that read (a loop
+going round again: the stretch from the end of one iteration to the start of the next is not
+a timed region).  Known limit: an array freed during the region whose id is reused by a new
+one counts as old.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 import timeit
 from collections.abc import Callable, Collection
@@ -37,20 +67,123 @@ TIMERS: tuple[tuple[str, float], ...] = (
     ("process_time_ns", 1e9),
 )
 
-
 # Code objects of timeit's module and of the `inner` function it compiles from a template.
 _TIMEIT_FILES = frozenset({timeit.Timer.timeit.__code__.co_filename, "<timeit-src>"})
 
+MAX_ARRAYS = 8  # pending arrays described per check; the count covers them all
+
+_clock = time.perf_counter  # the unwrapped clock, for the check's own bookkeeping
+
+
+def _live_ids() -> frozenset[int]:
+    jax = sys.modules.get("jax")
+    if jax is None:  # the script has not imported JAX (yet): no arrays exist
+        return frozenset()
+    return frozenset(id(a) for a in jax.live_arrays())
+
+
+def _holders(frame: FrameType, pending: dict[int, Any]) -> dict[int, str]:
+    """The name of a local (or module global) of ``frame`` holding each pending array,
+    looking one level into tuples, lists and dicts (``w, loss = step(...)``)."""
+    names: dict[int, str] = {}
+    for scope in (frame.f_locals, frame.f_globals):
+        for name, value in list(scope.items()):
+            if id(value) in pending:
+                names.setdefault(id(value), name)
+            elif isinstance(value, (tuple, list)):
+                for i, item in enumerate(value[:64]):
+                    if id(item) in pending:
+                        names.setdefault(id(item), f"{name}[{i}]")
+            elif isinstance(value, dict):
+                for key, item in list(value.items())[:64]:
+                    if id(item) in pending:
+                        names.setdefault(id(item), f"{name}[{key!r}]")
+    return names
+
+
+def _pending(since: frozenset[int]) -> dict[int, Any]:
+    jax = sys.modules.get("jax")
+    if jax is None:
+        return {}
+    out: dict[int, Any] = {}
+    for array in jax.live_arrays():
+        if id(array) in since:
+            continue
+        try:
+            ready = array.is_ready()
+        except Exception:  # deleted or donated since: nothing to wait for
+            continue
+        if not ready:
+            out[id(array)] = array
+    return out
+
 
 class TimerRecorder:
-    """Wraps the timer functions; collects ``(line, raw value, divisor)`` per read in one file."""
+    """Wraps the timer functions; collects ``(line, raw value, divisor)`` per read in one
+    file, and one check per stop read (``checks``, see the module docstring)."""
 
-    def __init__(self, filename: str, lines: Collection[int] | None = None) -> None:
+    def __init__(
+        self,
+        filename: str,
+        lines: Collection[int] | None = None,
+        starts: Collection[int] | None = None,
+        stops: Collection[int] | None = None,
+        check: bool = True,
+    ) -> None:
         self.filename = filename
         # A frozenset makes the per-read membership test cheap; None keeps every line.
         self.lines: frozenset[int] | None = frozenset(lines) if lines is not None else None
+        self.starts = frozenset(starts) if starts is not None else None
+        self.stops = frozenset(stops) if stops is not None else None
+        self.check = check
         self.reads: list[tuple[int, int | float, float]] = []
+        self.checks: list[dict[str, Any]] = []
+        # per kept read: the check's own time in seconds, not counting the wait for the work
+        self.costs: list[float] = []
+        # (thread, frame id) -> (index of the start read, its line, live ids at the start)
+        self._open: dict[tuple[int, int], tuple[int, int, frozenset[int]]] = {}
         self._saved: list[tuple[object, str, Any]] = []
+
+    def _role(self, line: int) -> tuple[bool, bool]:
+        """(starts a region, stops one) for a read on ``line``."""
+        if self.starts is None and self.stops is None:
+            return True, True
+        start = self.starts is not None and line in self.starts
+        stop = self.stops is not None and line in self.stops
+        return (start, stop) if (start or stop) else (False, False)
+
+    def _check(self, frame: FrameType, line: int, col: int | None, key: tuple[int, int],
+               index: int, roles_given: bool) -> float:
+        """Record the stop's pending work; returns the time spent waiting for it."""
+        opened = self._open.get(key)
+        if opened is None:
+            return 0.0
+        start_index, start_line, since = opened
+        if not roles_given and line < start_line:
+            return 0.0  # the loop went round: see the module docstring
+        began = _clock()
+        pending = _pending(since)
+        found = _clock() - began
+        record: dict[str, Any] = {
+            "read": index, "line": line, "col": col, "start_read": start_index,
+            "start_line": start_line, "pending": len(pending), "arrays": [],
+            "work_left_s": 0.0, "check_s": found,
+        }
+        if pending:
+            names = _holders(frame, pending)
+            record["arrays"] = [
+                [list(getattr(a, "shape", ())), str(getattr(a, "dtype", "?")), names.get(i)]
+                for i, a in list(pending.items())[:MAX_ARRAYS]
+            ]
+            jax = sys.modules["jax"]
+            waited = _clock()
+            try:
+                jax.block_until_ready(list(pending.values()))
+            except Exception:  # the work failed; the script sees that when it uses it
+                pass
+            record["work_left_s"] = _clock() - waited
+        self.checks.append(record)
+        return float(record["work_left_s"])
 
     def _wrap(self, original: Callable[[], Any], scale: float) -> Callable[[], Any]:
         filename = self.filename
@@ -58,19 +191,46 @@ class TimerRecorder:
         append = self.reads.append
         getframe = sys._getframe
         timeit_files = _TIMEIT_FILES
+        roles_given = self.starts is not None or self.stops is not None
+        recorder = self
 
         def timer() -> Any:
-            # Read the clock first so the bookkeeping below is not inside the measurement.
-            value = original()
             frame: FrameType | None = getframe(1)
             # Step out of timeit's machinery (never out of anything else: JAX reads the clock
             # while compiling, and those reads must not land on the script line that called it).
             while frame is not None and frame.f_code.co_filename in timeit_files:
                 frame = frame.f_back
-            if frame is not None and frame.f_code.co_filename == filename:
-                lineno = frame.f_lineno
-                if lines is None or lineno in lines:
-                    append((lineno, value, scale))
+            if frame is None or frame.f_code.co_filename != filename:
+                return original()
+            lineno = frame.f_lineno
+            if lines is not None and lineno not in lines:
+                return original()
+            if not recorder.check:
+                value = original()
+                append((lineno, value, scale))
+                return value
+            start, stop = recorder._role(lineno)
+            key = (threading.get_ident(), id(frame))
+            if start and not stop:
+                # Note the live arrays before the clock, so the note is not timed.
+                began = _clock()
+                ids = _live_ids()
+                cost = _clock() - began
+                value = original()
+                recorder._open[key] = (len(recorder.reads), lineno, ids)
+                append((lineno, value, scale))
+                recorder.costs.append(cost)
+                return value
+            value = original()  # the stop's value comes first; everything below is after it
+            began = _clock()
+            index = len(recorder.reads)
+            append((lineno, value, scale))
+            waited = 0.0
+            if stop:
+                waited = recorder._check(frame, lineno, _column(frame), key, index, roles_given)
+            if start:
+                recorder._open[key] = (index, lineno, _live_ids())
+            recorder.costs.append(_clock() - began - waited)
             return value
 
         timer.__name__ = getattr(original, "__name__", "timer")
@@ -104,3 +264,21 @@ class TimerRecorder:
         for module, name, original in reversed(self._saved):
             setattr(module, name, original)
         self._saved.clear()
+
+
+_POSITIONS: dict[Any, list[Any]] = {}
+
+
+def _column(frame: FrameType) -> int | None:
+    """The 0-based column of the call being made in ``frame`` (Python 3.11+), else None."""
+    code = frame.f_code
+    if not hasattr(code, "co_positions"):
+        return None
+    entries = _POSITIONS.get(code)
+    if entries is None:
+        entries = _POSITIONS[code] = list(code.co_positions())
+    try:
+        col = entries[frame.f_lasti // 2][2]
+    except IndexError:
+        return None
+    return col if isinstance(col, int) else None
