@@ -211,7 +211,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.report is not None:
         try:
             md_path, png_path = report.write_report(
-                args.report, results, repeat=args.repeat, argv=args_list, backend=args.backend
+                args.report, results, repeat=args.repeat, argv=args_list, backend=args.backend,
+                unsafe_fixes=args.unsafe_fixes,
             )
         except ImportError as exc:
             print(

@@ -178,6 +178,15 @@ class Pending:
             text += f" at {self.pending_stops} of {self.stops} stops"
         return text
 
+    def short(self) -> str:
+        """The verdict in a few words, for a table cell."""
+        if not self.stops:
+            return "not checked"
+        if not self.pending_stops:
+            return "synced"
+        noun = "array" if self.arrays == 1 else "arrays"
+        return f"{self.arrays} {noun} pending, {(self.work_left_s or 0.0) * 1e3:.2f} ms left"
+
     def arrays_text(self) -> str:
         """``float32[1024,1024] held by `y```, ... for the arrays described."""
         parts = []
