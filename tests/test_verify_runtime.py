@@ -338,7 +338,7 @@ def test_jax104_and_jax105_fixes_are_measured_shorter() -> None:
     rows = {row["code"]: row for row in json.loads(out.getvalue())}
     copy, compile_ = rows["JAX104"], rows["JAX105"]
     # Both regions were found in the fixed file (the JAX104 fix moves a line) and measured.
-    assert copy["region"] == [18, 20] and copy["fixed_region"] == [18, 21]
+    assert copy["region"] == [21, 23] and copy["fixed_region"] == [21, 24]
     assert len(copy["fixed_runs_s"]) == 3
     assert copy["fix_applied"] == "unsafe" and compile_["fix_applied"] == "unsafe"
     assert copy["ratio"] < 1 and compile_["ratio"] < 0.5
@@ -370,3 +370,13 @@ def test_help_documents_detect_pairing(capsys: pytest.CaptureFixture[str]) -> No
     text = " ".join(capsys.readouterr().out.split())
     assert "Regions are consecutive clock reads of one function call on one thread" in text
     assert textwrap.dedent("--detect") in text
+
+
+def test_size_reaches_the_script(tmp_path: Path) -> None:
+    # No JAX: the knob is an environment variable the script reads (the fixtures' N).
+    script = tmp_path / "sized.py"
+    script.write_text("import os\nassert os.environ['JAXLINT_VERIFY_SIZE'] == '77'\n")
+    assert run_script(script, lines=None, timeout=60, size=77).ok
+    assert not run_script(script, lines=None, timeout=60).ok
+    seed = (FIXTURES / "JAX101" / "seed.py").read_text()
+    assert 'N = int(os.environ.get("JAXLINT_VERIFY_SIZE", "1024"))' in seed

@@ -80,6 +80,15 @@ def build_parser() -> argparse.ArgumentParser:
         "default: let JAX choose the best it finds)",
     )
     parser.add_argument(
+        "--size",
+        type=int,
+        default=None,
+        metavar="N",
+        help="set JAXLINT_VERIFY_SIZE=N for the scripts: those that read it (the bundled "
+        "fixtures in the reports do) scale their work, so it is big enough to time on a fast "
+        "device (default: unset; the fixtures use 1024)",
+    )
+    parser.add_argument(
         "--unsafe-fixes",
         action="store_true",
         help="also apply fixes marked unsafe, as `jaxlint --fix --unsafe-fixes` would",
@@ -143,7 +152,7 @@ def _detect(args: argparse.Namespace) -> int:
     try:
         ensure_jax()
         detected = detect_paths(args.paths, timeout=args.timeout, backend=args.backend,
-                                on_file=on_file)
+                                on_file=on_file, size=args.size)
     except VerifyError as exc:
         print(f"jaxlint verify: {exc}", file=sys.stderr)
         return 2
@@ -166,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--repeat must be at least 1")
     if args.timeout <= 0:
         parser.error("--timeout must be positive")
+    if args.size is not None and args.size < 1:
+        parser.error("--size must be at least 1")
 
     if args.report is not None and importlib.util.find_spec("matplotlib") is None:
         # Checked before running anything: finding out after minutes of runs would waste them.
@@ -196,6 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress=progress,
             run_all=args.run_all,
             ran=ran,
+            size=args.size,
         )
     except VerifyError as exc:
         print(f"jaxlint verify: {exc}", file=sys.stderr)
@@ -212,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             md_path, png_path = report.write_report(
                 args.report, results, repeat=args.repeat, argv=args_list, backend=args.backend,
-                unsafe_fixes=args.unsafe_fixes,
+                unsafe_fixes=args.unsafe_fixes, size=args.size,
             )
         except ImportError as exc:
             print(

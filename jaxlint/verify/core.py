@@ -146,7 +146,9 @@ class _FileVerifier:
         progress: Progress,
         run_all: bool = False,
         ran: list[str] | None = None,
+        size: int | None = None,
     ) -> None:
+        self.size = size
         self.run_all = run_all
         self.ran = ran if ran is not None else []  # scripts executed, in order
         self.repeat = repeat
@@ -168,6 +170,7 @@ class _FileVerifier:
             stops={r[1] for r in regions},
             timeout=self.timeout,
             backend=self.backend,
+            size=self.size,
             path_dir=path_dir,
         )
 
@@ -334,6 +337,7 @@ def verify_paths(
     unsafe_fixes: bool = False,
     run_all: bool = False,
     ran: list[str] | None = None,
+    size: int | None = None,
 ) -> list[RegionResult]:
     """Run every script under ``paths`` as written and as fixed; one result per timed region.
 
@@ -348,7 +352,8 @@ def verify_paths(
     ensure_jax()
     files = targets(paths)
     progress = progress or Progress()
-    verifier = _FileVerifier(repeat, timeout, backend, unsafe_fixes, progress, run_all, ran)
+    verifier = _FileVerifier(repeat, timeout, backend, unsafe_fixes, progress, run_all, ran,
+                             size)
     results: list[RegionResult] = []
     try:
         for index, (path, named) in enumerate(files, start=1):

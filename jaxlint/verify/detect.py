@@ -75,7 +75,8 @@ def _finding(display: str, checks: list[dict[str, Any]], static: tuple[set[tuple
 
 
 def detect_paths(paths: Iterable[str | Path], *, timeout: float, backend: str | None = None,
-                 on_file: Callable[[int, int, str], None] | None = None) -> Detected:
+                 on_file: Callable[[int, int, str], None] | None = None,
+                 size: int | None = None) -> Detected:
     """Run each script once as written; one finding per region with pending work at a stop.
 
     Folders are searched as verify searches them, and every script found runs (the point is
@@ -89,7 +90,7 @@ def detect_paths(paths: Iterable[str | Path], *, timeout: float, backend: str | 
         if on_file is not None:
             on_file(index, len(files), display)
         out.ran.append(display)
-        outcome = run_script(path, lines=None, timeout=timeout, backend=backend)
+        outcome = run_script(path, lines=None, timeout=timeout, backend=backend, size=size)
         out.check_s.extend(outcome.costs)
         if not outcome.ok:
             out.errors.append(f"{display}: error: the script failed: {outcome.error}")

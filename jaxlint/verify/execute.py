@@ -41,11 +41,19 @@ class RunOutcome:
     wall_s: float = 0.0
 
 
-def child_env(backend: str | None) -> dict[str, str]:
+# A script that reads this scales its work to it (the bundled fixtures verify runs in its
+# reports do: ``N = int(os.environ.get("JAXLINT_VERIFY_SIZE", "1024"))``), so work too small to
+# time on a fast device can be made big enough with ``verify --size N``.
+SIZE_VARIABLE = "JAXLINT_VERIFY_SIZE"
+
+
+def child_env(backend: str | None, size: int | None = None) -> dict[str, str]:
     env = dict(os.environ)
     if backend:
         # JAX reads this before choosing a backend; unset means JAX picks the best it finds.
         env["JAX_PLATFORMS"] = backend
+    if size is not None:
+        env[SIZE_VARIABLE] = str(size)
     return env
 
 
@@ -86,6 +94,7 @@ def run_script(
     stops: Collection[int] | None = None,
     check: bool = True,
     backend: str | None = None,
+    size: int | None = None,
     path_dir: Path | None = None,
     python: str = sys.executable,
 ) -> RunOutcome:
@@ -111,7 +120,7 @@ def run_script(
                 stdin=subprocess.DEVNULL,
                 stdout=out_fh,
                 stderr=err_fh,
-                env=child_env(backend),
+                env=child_env(backend, size),
                 start_new_session=True,
             )
             try:

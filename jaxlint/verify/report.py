@@ -169,6 +169,7 @@ def markdown(
     chart_name: str | None,
     backend: str | None = None,
     unsafe_fixes: bool = False,
+    size: int | None = None,
 ) -> str:
     device = device_of(results)
     title = device.kind if device else "unknown device"
@@ -183,6 +184,8 @@ def markdown(
         "- fixes applied: safe" + (" and unsafe (--unsafe-fixes)" if unsafe_fixes
                                   else " only (unsafe ones are held back)"),
     ]
+    lines.append(f"- work size: JAXLINT_VERIFY_SIZE={size} (--size)" if size is not None else
+                 "- work size: the scripts' defaults (no --size)")
     cost = _check_cost(results)
     if cost:
         lines.append(f"- {cost}")
@@ -264,6 +267,7 @@ def write_report(
     argv: Sequence[str] | None = None,
     backend: str | None = None,
     unsafe_fixes: bool = False,
+    size: int | None = None,
 ) -> tuple[Path, Path | None]:
     """Write the Markdown report and its chart; returns (md path, png path or None)."""
     from jaxlint.verify.chart import bar_chart  # matplotlib is imported only for --report
@@ -278,6 +282,7 @@ def write_report(
         chart_name=png_path.name if drawn else None,
         backend=backend,
         unsafe_fixes=unsafe_fixes,
+        size=size,
     )
     md_path.write_text(text, encoding="utf-8")
     return md_path, png_path if drawn else None
