@@ -188,14 +188,22 @@ def test_stop_check_sees_pending_arrays_and_only_them(tmp_path: Path) -> None:
 def test_verify_rows_carry_the_runtime_verdict(tmp_path: Path) -> None:
     script = tmp_path / "two.py"
     script.write_text(TWO_REGIONS)
+    hidden = FIXTURES / "runtime" / "dispatch_by_name.py"
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        assert main([str(script), "--repeat", "2", "--json", "--backend", "cpu"]) == 0
-    (row,) = json.loads(out.getvalue())
+        assert main([str(script), str(hidden), "--repeat", "2", "--json", "--backend",
+                     "cpu"]) == 0
+    row, clean = json.loads(out.getvalue())
     assert row["region"] == [9, 11] and row["fix_applied"] == "safe"
     assert row["runtime"].startswith("1 array still computing at the stop (")
     assert row["pending_arrays"] == "float32[1024,1024] held by `y`"
     assert row["runtime_fixed"] == "synced"  # the fix's sync leaves nothing running
+    # No finding, so nothing to fix; but its one run is checked, and the row says what the
+    # linter missed.
+    assert clean["code"] is None and clean["fixed_runs_s"] == []
+    assert clean["verdict"] == ("no findings: left alone; at run time, pending work at the "
+                                "stop of lines 28-30 (see --detect)")
+    assert clean["pending_arrays"] == "float32[1024,1024] held by `y`"
 
 
 DISPATCH_BY_NAME = """\
