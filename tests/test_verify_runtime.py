@@ -189,11 +189,14 @@ def test_verify_rows_carry_the_runtime_verdict(tmp_path: Path) -> None:
     script = tmp_path / "two.py"
     script.write_text(TWO_REGIONS)
     hidden = FIXTURES / "runtime" / "dispatch_by_name.py"
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         assert main([str(script), str(hidden), "--repeat", "2", "--json", "--backend",
                      "cpu"]) == 0
     row, clean = json.loads(out.getvalue())
+    # stderr is not a terminal here: progress still comes, a line per run.
+    assert f"[1/2] {script}: as written run 2/2\n" in err.getvalue()
+    assert f"[1/2] {script}: fixed run 2/2\n" in err.getvalue()
     assert row["region"] == [9, 11] and row["fix_applied"] == "safe"
     assert row["runtime"].startswith("1 array still computing at the stop (")
     assert row["pending_arrays"] == "float32[1024,1024] held by `y`"

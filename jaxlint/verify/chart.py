@@ -66,11 +66,13 @@ def bar_chart(results: Sequence[RegionResult], path: Path) -> bool:
             note = f"{format_change(r.ratio)}: {r.verdict}"
         elif drawn:
             note = f"fixed not measured: {r.verdict}"
+        elif r.runtime is not None and r.runtime.pending_stops:
+            note = f"{r.verdict.split(';')[0]}; at run time: {r.runtime.short()}"
         else:
             note = r.verdict
         right = max((v for v in (r.as_written.high, r.fixed.high) if v is not None and v > 0),
                     default=left_edge)
-        ax.annotate(note if len(note) <= 70 else note[:67] + "...",
+        ax.annotate(note if len(note) <= 90 else note[:87] + "...",
                     xy=(right, position), xytext=(6, 0), textcoords="offset points",
                     va="center", fontsize=8)
     ax.set_yticks(list(range(n)))
