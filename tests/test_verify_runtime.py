@@ -391,3 +391,16 @@ def test_size_reaches_the_script(tmp_path: Path) -> None:
     assert not run_script(script, lines=None, timeout=60).ok
     seed = (FIXTURES / "JAX101" / "seed.py").read_text()
     assert 'N = int(os.environ.get("JAXLINT_VERIFY_SIZE", "1024"))' in seed
+
+
+def test_a_timeit_line_alternates_start_and_stop(tmp_path: Path) -> None:
+    # No JAX needed: the roles, not the arrays. Each timeit call reads twice on its line; the
+    # first read starts the region (its note of live arrays comes before the clock), the
+    # second stops it, and only the stop is checked.
+    script = tmp_path / "timed.py"
+    script.write_text("import timeit\nfor _ in range(3):\n"
+                      "    timeit.timeit(lambda: sum(range(100)), number=5)\n")
+    outcome = run_script(script, lines={3}, starts={3}, stops={3}, same={3}, timeout=60)
+    assert outcome.ok, outcome.error
+    assert [int(r[0]) for r in outcome.reads] == [3] * 6
+    assert [(c["read"], c["start_read"]) for c in outcome.checks] == [(1, 0), (3, 2), (5, 4)]

@@ -53,6 +53,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--lines", default=None, help="comma-separated lines whose reads to keep")
     parser.add_argument("--starts", default=None, help="comma-separated lines that start regions")
     parser.add_argument("--stops", default=None, help="comma-separated lines that stop regions")
+    parser.add_argument("--same", default=None,
+                        help="comma-separated lines that start and stop one region")
     parser.add_argument("--no-check", action="store_true",
                         help="do not look for pending JAX work at the stops")
     parser.add_argument(
@@ -115,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path[0] = os.path.abspath(args.path_dir) if args.path_dir else os.path.dirname(script)
 
     recorder = _load_recorder()(script, lines, _numbers(args.starts), _numbers(args.stops),
-                                check=not args.no_check)
+                                check=not args.no_check, same=_numbers(args.same) or ())
     error: str | None = None
     recorder.install()
     try:

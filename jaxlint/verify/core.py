@@ -168,6 +168,7 @@ class _FileVerifier:
             lines={n for r in regions for n in r},
             starts={r[0] for r in regions},
             stops={r[1] for r in regions},
+            same={r[0] for r in regions if r[0] == r[1]},
             timeout=self.timeout,
             backend=self.backend,
             size=self.size,

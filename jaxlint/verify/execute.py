@@ -92,6 +92,7 @@ def run_script(
     timeout: float,
     starts: Collection[int] | None = None,
     stops: Collection[int] | None = None,
+    same: Collection[int] = (),
     check: bool = True,
     backend: str | None = None,
     size: int | None = None,
@@ -109,6 +110,8 @@ def run_script(
             cmd += ["--starts", ",".join(str(n) for n in sorted(starts))]
         if stops is not None:
             cmd += ["--stops", ",".join(str(n) for n in sorted(stops))]
+        if same:
+            cmd += ["--same", ",".join(str(n) for n in sorted(same))]
         if not check:
             cmd.append("--no-check")
         if path_dir is not None:

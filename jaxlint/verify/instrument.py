@@ -27,9 +27,11 @@ None of this lands inside what the script measures, with one documented exceptio
 - at a start-only read, the ids are noted *before* the clock is read;
 - at a stop, the clock is read first and returned unchanged; the check and the wait come
   after it;
+- a line that starts and stops one region (``timeit.timeit(f, number=n)`` reads the clock
+  twice on its line) alternates: its first read is a start, its second a stop, and so on;
 - at a read that is both (a lap: one value ends a region and starts the next), the check, the
   wait and the new note of ids all come after the clock value, so they fall inside the next
-  region.  Their cost is recorded with every read (``cost_s``) so a report can show it.
+  region.  Their cost is recorded with every read (``costs``) so a report can show it.
 
 Finding the read's line (to know its role) happens before the clock is read, so every
 measured region includes one frame lookup (well under a microsecond).
@@ -129,6 +131,7 @@ class TimerRecorder:
         starts: Collection[int] | None = None,
         stops: Collection[int] | None = None,
         check: bool = True,
+        same: Collection[int] = (),
     ) -> None:
         self.filename = filename
         # A frozenset makes the per-read membership test cheap; None keeps every line.
@@ -136,23 +139,32 @@ class TimerRecorder:
         self.starts = frozenset(starts) if starts is not None else None
         self.stops = frozenset(stops) if stops is not None else None
         self.check = check
+        # Lines that start and stop one region (``timeit.timeit(...)`` reads twice on its
+        # line): their reads alternate start, stop, as the pairing in ``stats`` takes them,
+        # so the start's note of live arrays can come before its clock value.
+        self.same = frozenset(same)
+        self._same_reads: dict[int, int] = {}
         self.reads: list[tuple[int, int | float, float]] = []
         self.checks: list[dict[str, Any]] = []
         # per kept read: the check's own time in seconds, not counting the wait for the work
         self.costs: list[float] = []
-        # (thread, frame id) -> (index of the start read, its line, live ids at the start)
-        self._open: dict[tuple[int, int], tuple[int, int, frozenset[int]]] = {}
+        # (thread, frame id, code id) -> (index of the start read, its line, live ids then)
+        self._open: dict[tuple[int, int, int], tuple[int, int, frozenset[int]]] = {}
         self._saved: list[tuple[object, str, Any]] = []
 
     def _role(self, line: int) -> tuple[bool, bool]:
         """(starts a region, stops one) for a read on ``line``."""
         if self.starts is None and self.stops is None:
             return True, True
+        if line in self.same:
+            count = self._same_reads.get(line, 0)
+            self._same_reads[line] = count + 1
+            return (True, False) if count % 2 == 0 else (False, True)
         start = self.starts is not None and line in self.starts
         stop = self.stops is not None and line in self.stops
         return (start, stop) if (start or stop) else (False, False)
 
-    def _check(self, frame: FrameType, line: int, col: int | None, key: tuple[int, int],
+    def _check(self, frame: FrameType, line: int, col: int | None, key: tuple[int, int, int],
                index: int, roles_given: bool) -> float:
         """Record the stop's pending work; returns the time spent waiting for it."""
         opened = self._open.get(key)
@@ -210,7 +222,7 @@ class TimerRecorder:
                 append((lineno, value, scale))
                 return value
             start, stop = recorder._role(lineno)
-            key = (threading.get_ident(), id(frame))
+            key = (threading.get_ident(), id(frame), id(frame.f_code))
             if start and not stop:
                 # Note the live arrays before the clock, so the note is not timed.
                 began = _clock()
