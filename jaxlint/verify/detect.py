@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxlint.finding import Finding
+from jaxlint.noqa import NoqaIndex, file_is_skipped
 from jaxlint.verify import stats
 from jaxlint.verify.core import SETUP_LIKE, targets
 from jaxlint.verify.execute import run_script
@@ -37,6 +38,7 @@ class Detected:
     errors: list[str] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
     check_s: list[float] = field(default_factory=list)  # every read's check cost, all scripts
+    suppressed: int = 0  # runtime findings silenced by a noqa comment for JAX101
 
 
 def _static_regions(path: Path, display: str) -> tuple[set[tuple[int, int]], set[int]]:
@@ -51,12 +53,35 @@ def _static_regions(path: Path, display: str) -> tuple[set[tuple[int, int]], set
             {f.line for f in findings})
 
 
+def _compared_reads(text: str) -> set[tuple[int, int]]:
+    """(line, col) of every call inside a comparison: ``time.time() - start > timeout`` and
+    ``while time.monotonic() - t0 < budget`` read the clock against a deadline; the time is
+    not reported, so work still running then is not a timing mistake (the linter does not
+    pair such reads either)."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    out: set[tuple[int, int]] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            out.update((c.lineno, c.col_offset) for c in ast.walk(node)
+                       if isinstance(c, ast.Call))
+    return out
+
+
 def _finding(display: str, checks: list[dict[str, Any]], static: tuple[set[tuple[int, int]],
              set[int]]) -> Finding:
     first = checks[0]
     start, stop = int(first["start_line"]), int(first["line"])
     summary = stats.pending([checks], start, stop)
-    missed = (start, stop) not in static[0] and stop not in static[1]
+    # The linter reports a timer helper's region where it is used (the ``with`` line), so
+    # the lines the read was nested in count as where the static finding may be.
+    outer = {int(n) for c in checks for n in c.get("outer") or ()}
+    missed = ((start, stop) not in static[0] and stop not in static[1]
+              and not outer & static[1])
     message = MESSAGE.format(verdict=summary.verdict, arrays=summary.arrays_text(),
                              tag=MISSED if missed else RUNTIME)
     occurrences = len(checks)
@@ -100,6 +125,21 @@ def detect_paths(paths: Iterable[str | Path], *, timeout: float, backend: str | 
         pending = {k: v for k, v in by_region.items() if any(c.get("pending") for c in v)}
         if not pending:
             continue
+        # A noqa comment on the stop's line silences a runtime finding as it does a static one.
+        text = path.read_bytes().decode("utf-8", "replace")
+        if file_is_skipped(text.splitlines()):
+            out.suppressed += len(pending)
+            continue
+        noqa = NoqaIndex(text)
+        for key in [k for k in pending if noqa.suppresses(k[1], CODE)]:
+            del pending[key]
+            out.suppressed += 1
+        deadlines = _compared_reads(text)
+        for key in [k for k, v in pending.items()
+                    if (k[1], v[0].get("col")) in deadlines]:
+            del pending[key]  # a deadline or a time budget, not a measurement
+        if not pending:
+            continue
         static = _static_regions(path, display)
         out.findings.extend(_finding(display, checks, static) for checks in pending.values())
     return out
@@ -111,5 +151,6 @@ def summary(detected: Detected) -> str:
     noun = "finding" if n == 1 else "findings"
     cost = (f"; the check cost {statistics.median(detected.check_s) * 1e6:.0f} us per clock "
             "read (median)") if detected.check_s else ""
+    quiet = (f"; {detected.suppressed} more silenced by # noqa" if detected.suppressed else "")
     return (f"Found {n} runtime {noun} ({missed} not reported by the static analysis) in "
-            f"{len(detected.ran)} script{'s' if len(detected.ran) != 1 else ''}{cost}.")
+            f"{len(detected.ran)} script{'s' if len(detected.ran) != 1 else ''}{quiet}{cost}.")

@@ -181,6 +181,16 @@ class TimerRecorder:
             "start_line": start_line, "pending": len(pending), "arrays": [],
             "work_left_s": 0.0, "check_s": found,
         }
+        # The lines of the script that the read is nested in (a ``with`` statement whose
+        # context manager read the clock, a call of a timing helper): where a static finding
+        # about this region may sit.
+        outer: list[int] = []
+        up = frame.f_back
+        while up is not None and len(outer) < 8:
+            if up.f_code.co_filename == self.filename:
+                outer.append(up.f_lineno)
+            up = up.f_back
+        record["outer"] = outer
         if pending:
             names = _holders(frame, pending)
             record["arrays"] = [
