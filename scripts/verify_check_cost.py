@@ -7,8 +7,8 @@ as verify gives them, and prints per script: the region's median as measured wit
 with the check (the check must not move it), the check's own median cost per clock read,
 and the work the check found still running at the stop.
 
-Usage: python scripts/verify_check_cost.py [--repeat N] [--backend cpu] [SCRIPT ...]
-(default: the JAX101-103 fixtures of the CPU report). This runs the scripts.
+Usage: python scripts/verify_check_cost.py [--repeat N] [--backend cpu] [--write FILE.md]
+[SCRIPT ...] (default: the JAX101-103 fixtures of the CPU report). This runs the scripts.
 """
 
 from __future__ import annotations
@@ -35,10 +35,11 @@ def main() -> int:
     parser.add_argument("scripts", nargs="*", default=DEFAULT)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--backend", default="cpu")
+    parser.add_argument("--write", type=Path, default=None, help="also write the table here")
     args = parser.parse_args()
-    print("| script | region | without the check | with the check | check per read | "
-          "work left at the stop |")
-    print("|---|---|--:|--:|--:|--:|")
+    rows = ["| script | region | without the check | with the check | check per read | "
+            "work left at the stop |", "|---|---|--:|--:|--:|--:|"]
+    print("\n".join(rows))
     for name in args.scripts:
         path = ROOT / name
         region = next(f.region for f in lint_source(path.read_bytes(), name) if f.region)
@@ -66,9 +67,35 @@ def main() -> int:
             return (f"{format_seconds(statistics.median(xs))} "
                     f"({format_seconds(min(xs))}-{format_seconds(max(xs))})")
 
-        print(f"| `{name}` | {start}-{stop} | {cell(values[False])} | {cell(values[True])} | "
-              f"{format_seconds(statistics.median(costs)) if costs else '-'} | "
-              f"{format_seconds(statistics.median(left)) if left else 'none'} |")
+        rows.append(f"| `{name}` | {start}-{stop} | {cell(values[False])} | "
+                    f"{cell(values[True])} | "
+                    f"{format_seconds(statistics.median(costs)) if costs else '-'} | "
+                    f"{format_seconds(statistics.median(left)) if left else 'none'} |")
+        print(rows[-1], flush=True)
+    if args.write is not None:
+        import platform
+        from datetime import datetime, timezone
+
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        args.write.write_text("\n".join([
+            "# What verify's pending-work check costs",
+            "",
+            f"- date: {stamp}; host {platform.node()}, Python {platform.python_version()}, "
+            f"backend {args.backend}, {args.repeat} runs each way, interleaved, each a fresh "
+            "process",
+            f"- command: `python scripts/verify_check_cost.py --repeat {args.repeat} "
+            f"--backend {args.backend} --write {args.write}`",
+            "",
+            "Each region as the script measured it as written, without the check and with it "
+            "(median over runs, min-max), the check's own median cost per clock read (noting "
+            "live arrays at a start, listing the pending ones at a stop; not the wait for "
+            "them), and the median time the work still needed after the stop. The check's "
+            "cost is outside the measured interval (see `jaxlint/verify/instrument.py`); the "
+            "two timing columns show whether the region moved.",
+            "",
+            *rows,
+            "",
+        ]), encoding="utf-8")
     return 0
 
 

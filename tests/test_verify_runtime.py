@@ -427,3 +427,11 @@ def test_detect_on_fixtures_the_linter_judges_differently() -> None:
     # Silenced by noqa comments (2), deadlines (`time.time() - start > timeout`) not reported.
     assert rows == {}
     assert "2 more silenced by # noqa" in run.stderr
+
+
+def test_thread_time_reads_are_recorded(tmp_path: Path) -> None:
+    script = tmp_path / "cpu_clock.py"
+    script.write_text("import time\na = time.thread_time_ns()\nb = time.thread_time()\n")
+    outcome = run_script(script, lines=None, timeout=60)
+    assert outcome.ok, outcome.error
+    assert [(int(r[0]), r[2]) for r in outcome.reads] == [(2, 1e9), (3, 1.0)]

@@ -51,9 +51,10 @@ exit status: 0 when every script ran, 1 when any failed, 2 on usage errors or mi
 each timed region whose JAX work was still running at the stop as a finding
 (`path:line:col: JAX101 ... [runtime]`), saying which ones the static analysis missed.
 Regions are consecutive clock reads of one function call on one thread (a read on an earlier
-line than the previous one, a loop going round, starts afresh). Every script found in a folder
-runs, not only those with findings. Exit status: 0 none, 1 findings, 2 a script failed or a
-usage error.
+line than the previous one, a loop going round, starts afresh; a read inside a comparison is a
+deadline, not a stop). A noqa comment for JAX101 on the stop's line silences it. Every script
+found in a folder runs, not only those with findings. Exit status: 0 none, 1 findings, 2 a
+script failed or a usage error.
 """
 
 

@@ -67,6 +67,8 @@ TIMERS: tuple[tuple[str, float], ...] = (
     ("monotonic_ns", 1e9),
     ("process_time", 1.0),
     ("process_time_ns", 1e9),
+    ("thread_time", 1.0),
+    ("thread_time_ns", 1e9),
 )
 
 # Code objects of timeit's module and of the `inner` function it compiles from a template.
