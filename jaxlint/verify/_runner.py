@@ -130,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         traceback.print_exc()  # the parent keeps the tail of stderr for the report
     finally:
         recorder.uninstall()
+        recorder.finish()
     sys.stdout.flush()
 
     result = {
