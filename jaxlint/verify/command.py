@@ -38,9 +38,10 @@ on this device", with the numbers); "too small to tell" otherwise; "too few repe
 with --repeat 1. ratio = fixed / as written ("change" in the table: "19x longer").
 
 at the stop: at each region's stop verify lists the JAX arrays made since the start that
-are still being computed (jax.live_arrays(), is_ready()), then waits for them, after the
-stop's clock value, and reports "synced" or "N arrays still computing at the stop (x ms of
-work left)". Work whose results the script already dropped is not seen.
+are still being computed (jax.live_arrays(), is_ready()), after the stop's clock value; a
+watcher thread times how long they still take, while the script runs on; it reports "synced"
+or "N arrays still computing at the stop (x ms of work left)". Work whose results the script
+already dropped is not seen.
 
 A script that fails or times out is reported as failed (saying which version) and the other
 scripts still run.

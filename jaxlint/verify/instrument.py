@@ -281,7 +281,13 @@ class TimerRecorder:
         return timer
 
     def install(self) -> None:
-        """Replace the timer attributes on ``time`` and ``timeit.default_timer``."""
+        """Replace the timer attributes on ``time`` and ``timeit.default_timer``; start the
+        watcher thread now, so that no stop read pays for starting it."""
+        if self.check:
+            self._queue = queue.SimpleQueue()
+            self._watcher = threading.Thread(target=_watch_loop, args=(self._queue,),
+                                             name="jaxlint-verify-watcher", daemon=True)
+            self._watcher.start()
         wrapped: dict[str, Callable[[], Any]] = {}
         for name, scale in TIMERS:
             original = getattr(time, name, None)
@@ -304,12 +310,8 @@ class TimerRecorder:
 
     def _watch(self, record: dict[str, Any], arrays: list[Any], since: float) -> None:
         """Have the watcher thread time how long ``arrays`` still take from ``since``."""
-        if self._queue is None:
-            self._queue = queue.SimpleQueue()
-            self._watcher = threading.Thread(target=_watch_loop, args=(self._queue,),
-                                             name="jaxlint-verify-watcher", daemon=True)
-            self._watcher.start()
-        self._queue.put((record, arrays, since))
+        if self._queue is not None:
+            self._queue.put((record, arrays, since))
 
     def finish(self) -> None:
         """Wait for the watcher to time every pending region (call after the script ends)."""
