@@ -161,7 +161,7 @@ class Pending:
     pending_stops: int  # of them, with work still running
     arrays: int  # the most arrays pending at one stop
     described: tuple[tuple[tuple[int, ...], str, str | None], ...]  # (shape, dtype, holder)
-    work_left_s: float | None  # median over pending stops of the time the work still needed
+    work_left_s: float | None  # median over timed pending stops of the work's time left
     check_s: float | None  # median time the check took at a stop
 
     @property
@@ -214,7 +214,8 @@ def pending(checks_per_run: Iterable[Iterable[dict[str, object]]], start: int, s
             if not count:
                 continue
             pending_stops += 1
-            left.append(float(check.get("work_left_s") or 0.0))  # type: ignore[arg-type]
+            if check.get("work_left_s") is not None:  # timed at a region's first stop only
+                left.append(float(check["work_left_s"]))  # type: ignore[arg-type]
             if count > most:
                 most = count
                 described = tuple(
