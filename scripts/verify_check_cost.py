@@ -60,7 +60,8 @@ def main() -> int:
                 if value is not None:
                     values[check].append(value)
                 costs.extend(outcome.costs)
-                left.extend(c["work_left_s"] for c in outcome.checks if c["pending"])
+                left.extend(c["work_left_s"] for c in outcome.checks
+                            if c["pending"] and c["work_left_s"] is not None)
 
         def cell(xs: list[float]) -> str:
             if not xs:

@@ -435,3 +435,17 @@ def test_thread_time_reads_are_recorded(tmp_path: Path) -> None:
     outcome = run_script(script, lines=None, timeout=60)
     assert outcome.ok, outcome.error
     assert [(int(r[0]), r[2]) for r in outcome.reads] == [(2, 1e9), (3, 1.0)]
+
+
+@pytest.mark.slow
+@requires_jax
+def test_no_check_leaves_the_script_alone(tmp_path: Path) -> None:
+    script = tmp_path / "two.py"
+    script.write_text(TWO_REGIONS)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main([str(script), "--repeat", "1", "--json", "--backend", "cpu",
+                     "--no-check"]) == 0
+    (row,) = json.loads(out.getvalue())
+    assert row["runtime"] == "not checked" and row["check_s"] is None
+    assert len(row["as_written_runs_s"]) == 1 and len(row["fixed_runs_s"]) == 1

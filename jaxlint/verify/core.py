@@ -147,8 +147,10 @@ class _FileVerifier:
         run_all: bool = False,
         ran: list[str] | None = None,
         size: int | None = None,
+        check: bool = True,
     ) -> None:
         self.size = size
+        self.check = check
         self.run_all = run_all
         self.ran = ran if ran is not None else []  # scripts executed, in order
         self.repeat = repeat
@@ -169,6 +171,7 @@ class _FileVerifier:
             starts={r[0] for r in regions},
             stops={r[1] for r in regions},
             same={r[0] for r in regions if r[0] == r[1]},
+            check=self.check,
             timeout=self.timeout,
             backend=self.backend,
             size=self.size,
@@ -229,7 +232,7 @@ class _FileVerifier:
         if str(path) not in self.ran:
             self.ran.append(str(path))
         outcome = run_script(path, lines=None, timeout=self.timeout, backend=self.backend,
-                             size=self.size)
+                             size=self.size, check=self.check)
         device = _device([outcome])
         if not outcome.ok:
             result = _failed_file(display, _failure_verdict(AS_WRITTEN, outcome), outcome.error)
@@ -357,6 +360,7 @@ def verify_paths(
     run_all: bool = False,
     ran: list[str] | None = None,
     size: int | None = None,
+    check: bool = True,
 ) -> list[RegionResult]:
     """Run every script under ``paths`` as written and as fixed; one result per timed region.
 
@@ -372,7 +376,7 @@ def verify_paths(
     files = targets(paths)
     progress = progress or Progress()
     verifier = _FileVerifier(repeat, timeout, backend, unsafe_fixes, progress, run_all, ran,
-                             size)
+                             size, check)
     results: list[RegionResult] = []
     try:
         for index, (path, named) in enumerate(files, start=1):
