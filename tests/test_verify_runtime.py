@@ -310,6 +310,7 @@ def test_detect_reports_what_the_static_analysis_misses(hidden: Path) -> None:
     assert "held by `out`" in plugin_line and plugin_line.endswith(missed)
     assert "Found 2 runtime findings (2 not reported by the static analysis) in 4 scripts" \
         in run.stderr
+    assert f"jaxlint verify: ran 4 scripts: {hidden / 'dispatch_by_name.py'}, " in run.stderr
 
 
 @pytest.mark.slow

@@ -175,6 +175,9 @@ def _detect(args: argparse.Namespace) -> int:
         return 2
     for error in detected.errors:
         print(error, file=sys.stderr)
+    noun = "script" if len(detected.ran) == 1 else "scripts"
+    print(f"jaxlint verify: ran {len(detected.ran)} {noun}"
+          + (": " + ", ".join(detected.ran) if detected.ran else "") + ".", file=sys.stderr)
     sys.stdout.write(output.render(detected.findings, args.format))
     sys.stdout.flush()
     if not args.quiet:
