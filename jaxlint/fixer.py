@@ -15,6 +15,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
 from jaxlint.analysis import FixPlan, InsertSync, MoveAfter, ReplaceExpr, WrapExpr, WrapSync
+from jaxlint.rules.base import InsertBind
 
 
 def _sync_call(arg: cst.BaseExpression, jax: str = "jax") -> cst.Call:
@@ -35,6 +36,7 @@ class _Applier(cst.CSTTransformer):
         self.jax = jax  # the name inserted code calls jax by
         # statement -> the syncs to insert before it: (alone, expressions) each
         self.inserts: dict[cst.CSTNode, list[tuple[bool, list[str]]]] = {}
+        self.binds: dict[cst.CSTNode, list[tuple[str, str]]] = {}  # statement -> (name, code)
         self.wraps: set[cst.CSTNode] = set()
         self.wrap_exprs: set[cst.CSTNode] = set()
         self.replace: dict[cst.CSTNode, str] = {}
@@ -55,6 +57,10 @@ class _Applier(cst.CSTTransformer):
                     self.moves[edit.line] = edit.after
 
     def _add_insert(self, edit: InsertSync) -> None:
+        if isinstance(edit, InsertBind):
+            binds = self.binds.setdefault(edit.before, [])
+            if (edit.name, edit.code) not in binds:
+                binds.append((edit.name, edit.code))
         if edit.at_end:
             exprs = self.appends.setdefault(edit.before, [])
             exprs.extend(e for e in edit.exprs if e not in exprs)
@@ -70,10 +76,15 @@ class _Applier(cst.CSTTransformer):
                 return
         groups.append((False, list(edit.exprs)))
 
-    def _syncs(self, node: cst.CSTNode) -> list[cst.Expr]:
-        # Warm-up calls (alone) come first: they belong before the other inserted syncs.
+    def _syncs(self, node: cst.CSTNode) -> list[cst.BaseSmallStatement]:
+        # Warm-up calls (alone) come first: they belong before the other inserted syncs; a
+        # bound name (InsertBind) comes before everything, since the syncs may name it.
         groups = sorted(self.inserts.get(node, []), key=lambda g: not g[0])
-        return [_sync_expr(exprs, self.jax) for _, exprs in groups]
+        binds: list[cst.BaseSmallStatement] = [
+            cst.Assign(targets=[cst.AssignTarget(target=cst.Name(name))],
+                       value=cst.parse_expression(code))
+            for name, code in self.binds.get(node, [])]
+        return binds + [_sync_expr(exprs, self.jax) for _, exprs in groups]
 
     def on_leave(  # type: ignore[override]
         self, original_node: cst.CSTNode, updated_node: cst.CSTNode

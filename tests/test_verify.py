@@ -239,7 +239,8 @@ def test_parent_never_imports_jax_and_prints_table(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("device: cpu (jax ")
-    assert lines[1].split() == ["fixture", "region", "as", "written", "fixed", "ratio", "verdict"]
+    assert lines[1].split() == ["fixture", "code", "region", "as", "written", "(min-max)", "fixed",
+                                "(min-max)", "change", "at", "the", "stop", "verdict"]
     assert "clean.py" in lines[2] and NO_FINDINGS in lines[2]
 
 
@@ -405,7 +406,8 @@ def test_table_and_report_names() -> None:
         fixed_runs=[5.05e-4, 5.0e-4, 5.1e-4],
     )
     text = table([result], repeat=3)
-    assert "16-18" in text and "0.077 ms" in text and "0.505 ms" in text and "6.6x" in text
+    assert "16-18" in text and "0.077 ms (0.075 ms-0.080 ms)" in text
+    assert "0.505 ms (0.500 ms-0.510 ms)" in text and "6.56x longer" in text
     assert format_seconds(2.5e-6) == "2.50 us"
     md, png = report_paths(Path("out"), [result])
     assert md == Path("out/verify-unknown.md") and png == Path("out/verify-unknown.png")

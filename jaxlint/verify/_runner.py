@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import runpy
 import sys
 import traceback
@@ -50,12 +51,22 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("script")
     parser.add_argument("--out", required=True, help="where to write the JSON result")
     parser.add_argument("--lines", default=None, help="comma-separated lines whose reads to keep")
+    parser.add_argument("--starts", default=None, help="comma-separated lines that start regions")
+    parser.add_argument("--stops", default=None, help="comma-separated lines that stop regions")
+    parser.add_argument("--same", default=None,
+                        help="comma-separated lines that start and stop one region")
+    parser.add_argument("--no-check", action="store_true",
+                        help="do not look for pending JAX work at the stops")
     parser.add_argument(
         "--path-dir",
         default=None,
         help="directory for sys.path[0] (the original script's, when running a fixed copy)",
     )
     return parser.parse_args(argv)
+
+
+def _numbers(text: str | None) -> list[int] | None:
+    return [int(n) for n in text.split(",") if n] if text is not None else None
 
 
 def _describe_error(exc: BaseException, script: str) -> str:
@@ -81,10 +92,15 @@ def _device_info() -> dict[str, Any] | None:
         return None
     try:
         device = jax.devices()[0]
+        jaxlib = sys.modules.get("jaxlib")
         return {
             "kind": str(device.device_kind),
             "platform": str(device.platform),
             "jax_version": str(jax.__version__),
+            "jaxlib_version": str(getattr(jaxlib, "__version__", None)),
+            "python": sys.version.split()[0],
+            "host": platform.node(),
+            "count": len(jax.devices()),
         }
     except Exception as exc:  # a broken backend must not hide the script's own result
         return {"kind": None, "platform": None, "jax_version": None, "error": repr(exc)}
@@ -94,13 +110,14 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse(sys.argv[1:] if argv is None else argv)
     script = os.path.abspath(args.script)
     # "--lines ''" means no lines of interest (a clean file's run), not "every line".
-    lines = [int(n) for n in args.lines.split(",") if n] if args.lines is not None else None
+    lines = _numbers(args.lines)
 
     # Look like `python SCRIPT`: argv[0] is the script, sys.path[0] is its directory.
     sys.argv = [script]
     sys.path[0] = os.path.abspath(args.path_dir) if args.path_dir else os.path.dirname(script)
 
-    recorder = _load_recorder()(script, lines)
+    recorder = _load_recorder()(script, lines, _numbers(args.starts), _numbers(args.stops),
+                                check=not args.no_check, same=_numbers(args.same) or ())
     error: str | None = None
     recorder.install()
     try:
@@ -113,11 +130,14 @@ def main(argv: list[str] | None = None) -> int:
         traceback.print_exc()  # the parent keeps the tail of stderr for the report
     finally:
         recorder.uninstall()
+        recorder.finish()
     sys.stdout.flush()
 
     result = {
         "script": script,
         "reads": recorder.reads,
+        "checks": recorder.checks,
+        "costs": recorder.costs,
         "error": error,
         "device": _device_info(),
     }

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from jaxlint.output import FORMATS
 from jaxlint.verify import report
 from jaxlint.verify.core import DEFAULT_REPEAT, DEFAULT_TIMEOUT, VerifyError, verify_paths
 from jaxlint.verify.model import NOT_RUN_CLEAN, NOT_RUN_SETUP, RegionResult
@@ -30,12 +31,31 @@ manage.py, ...) never run. At the end, stderr lists every script that was run.
 
 EPILOG = """\
 verdicts: "fix changes measured time" when every fixed run measured more than every
-as-written run (or every one less) and the medians are at least 1.2x apart; "too small to
-tell" otherwise; "too few repeats to tell" with --repeat 1. ratio = fixed / as written.
+as-written run (or every one less), the medians are at least 1.2x apart, in the direction
+the rule's fix should move the time (JAX101-103: longer; JAX104-105: shorter; otherwise "the
+other way than expected"), and the larger median is at least 1 ms (else "too small to tell
+on this device", with the numbers); "too small to tell" otherwise; "too few repeats to tell"
+with --repeat 1. ratio = fixed / as written ("change" in the table: "19x longer").
+
+at the stop: at each region's stop verify lists the JAX arrays made since the start that
+are still being computed (jax.live_arrays(), is_ready()), after the stop's clock value; a
+watcher thread times how long they still take, while the script runs on; it reports "synced"
+or "N arrays still computing at the stop (x ms of work left)". Work whose results the script
+already dropped is not seen.
+
 A script that fails or times out is reported as failed (saying which version) and the other
 scripts still run.
 
 exit status: 0 when every script ran, 1 when any failed, 2 on usage errors or missing jax.
+
+--detect runs each script once, as written, with every clock read instrumented, and reports
+each timed region whose JAX work was still running at the stop as a finding
+(`path:line:col: JAX101 ... [runtime]`), saying which ones the static analysis missed.
+Regions are consecutive clock reads of one function call on one thread (a read on an earlier
+line than the previous one, a loop going round, starts afresh; a read inside a comparison is a
+deadline, not a stop). A noqa comment for JAX101 on the stop's line silences it. Every script
+found in a folder runs, not only those with findings. Exit status: 0 none, 1 findings, 2 a
+script failed or a usage error.
 """
 
 
@@ -71,6 +91,15 @@ def build_parser() -> argparse.ArgumentParser:
         "default: let JAX choose the best it finds)",
     )
     parser.add_argument(
+        "--size",
+        type=int,
+        default=None,
+        metavar="N",
+        help="set JAXLINT_VERIFY_SIZE=N for the scripts: those that read it (the bundled "
+        "fixtures in the reports do) scale their work, so it is big enough to time on a fast "
+        "device (default: unset; the fixtures use 1024)",
+    )
+    parser.add_argument(
         "--unsafe-fixes",
         action="store_true",
         help="also apply fixes marked unsafe, as `jaxlint --fix --unsafe-fixes` would",
@@ -92,6 +121,24 @@ def build_parser() -> argparse.ArgumentParser:
         dest="run_all",
         help="also run the scripts found in folders that have no findings (once each)",
     )
+    parser.add_argument(
+        "--no-check",
+        action="store_true",
+        help="do not look for JAX work still running at the stops (the 'at the stop' column "
+        "then says 'not checked'); the timings are then the script's alone",
+    )
+    parser.add_argument(
+        "--detect",
+        action="store_true",
+        help="run each script once as written and report every region whose JAX work was "
+        "still running when the clock stopped, as findings",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="with --detect: how findings are printed, as jaxlint prints them (default: text)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress display on stderr")
     return parser
 
@@ -110,6 +157,36 @@ def _what_ran(ran: list[str], results: Sequence[RegionResult]) -> str:
     return line + ("; not run: " + ", ".join(skipped) if skipped else "") + "."
 
 
+def _detect(args: argparse.Namespace) -> int:
+    from jaxlint import output
+    from jaxlint.verify.core import ensure_jax
+    from jaxlint.verify.detect import detect_paths, summary
+
+    def on_file(index: int, total: int, path: str) -> None:
+        if not args.quiet:
+            print(f"[{index}/{total}] {path}: 1 run", file=sys.stderr, flush=True)
+
+    try:
+        ensure_jax()
+        detected = detect_paths(args.paths, timeout=args.timeout, backend=args.backend,
+                                on_file=on_file, size=args.size)
+    except VerifyError as exc:
+        print(f"jaxlint verify: {exc}", file=sys.stderr)
+        return 2
+    for error in detected.errors:
+        print(error, file=sys.stderr)
+    noun = "script" if len(detected.ran) == 1 else "scripts"
+    print(f"jaxlint verify: ran {len(detected.ran)} {noun}"
+          + (": " + ", ".join(detected.ran) if detected.ran else "") + ".", file=sys.stderr)
+    sys.stdout.write(output.render(detected.findings, args.format))
+    sys.stdout.flush()
+    if not args.quiet:
+        print(summary(detected), file=sys.stderr)
+    if detected.errors:
+        return 2
+    return 1 if detected.findings else 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -118,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--repeat must be at least 1")
     if args.timeout <= 0:
         parser.error("--timeout must be positive")
+    if args.size is not None and args.size < 1:
+        parser.error("--size must be at least 1")
 
     if args.report is not None and importlib.util.find_spec("matplotlib") is None:
         # Checked before running anything: finding out after minutes of runs would waste them.
@@ -127,6 +206,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+
+    if args.detect:
+        if args.report is not None or args.json or args.unsafe_fixes or args.run_all \
+                or args.no_check:
+            parser.error("--detect runs scripts as written once: it takes no --report, "
+                         "--json (use --format json), --unsafe-fixes, --all or --no-check")
+        return _detect(args)
+    if args.format != "text":
+        parser.error("--format applies to --detect (use --json for the measurements)")
 
     progress: Progress = Progress() if args.quiet else StderrProgress(sys.stderr)
     ran: list[str] = []
@@ -140,6 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             progress=progress,
             run_all=args.run_all,
             ran=ran,
+            size=args.size,
+            check=not args.no_check,
         )
     except VerifyError as exc:
         print(f"jaxlint verify: {exc}", file=sys.stderr)
@@ -155,7 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.report is not None:
         try:
             md_path, png_path = report.write_report(
-                args.report, results, repeat=args.repeat, argv=args_list, backend=args.backend
+                args.report, results, repeat=args.repeat, argv=args_list, backend=args.backend,
+                unsafe_fixes=args.unsafe_fixes, size=args.size,
             )
         except ImportError as exc:
             print(

@@ -7,6 +7,7 @@ This module decides *what* to run and assembles the results; ``execute`` runs on
 from __future__ import annotations
 
 import importlib.util
+import statistics
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -121,6 +122,14 @@ def _values(outcomes: Sequence[RunOutcome], region: tuple[int, int] | None) -> l
     return values
 
 
+def _pending(outcomes: Sequence[RunOutcome], region: tuple[int, int] | None
+             ) -> stats.Pending | None:
+    """What the runtime check saw at the region's stops, over the successful runs."""
+    if region is None or not any(o.ok for o in outcomes):
+        return None
+    return stats.pending((o.checks for o in outcomes if o.ok), region[0], region[1])
+
+
 def _failure_verdict(version: str, outcome: RunOutcome) -> str:
     return f"failed ({version}): {outcome.error}"
 
@@ -137,7 +146,11 @@ class _FileVerifier:
         progress: Progress,
         run_all: bool = False,
         ran: list[str] | None = None,
+        size: int | None = None,
+        check: bool = True,
     ) -> None:
+        self.size = size
+        self.check = check
         self.run_all = run_all
         self.ran = ran if ran is not None else []  # scripts executed, in order
         self.repeat = repeat
@@ -146,15 +159,22 @@ class _FileVerifier:
         self.backend = backend
         self.progress = progress
 
-    def _run(self, script: Path, lines: Iterable[int], path_dir: Path | None = None) -> RunOutcome:
+    def _run(self, script: Path, regions: Iterable[tuple[int, int]],
+             path_dir: Path | None = None) -> RunOutcome:
         shown = str(path_dir / script.name) if path_dir is not None else str(script)
         if shown not in self.ran:
             self.ran.append(shown)
+        regions = list(regions)
         return run_script(
             script,
-            lines=set(lines),
+            lines={n for r in regions for n in r},
+            starts={r[0] for r in regions},
+            stops={r[1] for r in regions},
+            same={r[0] for r in regions if r[0] == r[1]},
+            check=self.check,
             timeout=self.timeout,
             backend=self.backend,
+            size=self.size,
             path_dir=path_dir,
         )
 
@@ -205,10 +225,14 @@ class _FileVerifier:
         return results + unmeasurable
 
     def _run_clean(self, path: Path, display: str, index: int, total: int) -> RegionResult:
-        """A file with no findings is not fixed; one run proves it runs."""
+        """A file with no findings is not fixed; one run proves it runs, with every clock
+        read checked as ``--detect`` checks them, so work the linter missed shows."""
         self.progress.file_started(index, total, display, 1)
         self.progress.run_started(AS_WRITTEN, 1, 1)
-        outcome = self._run(path, ())
+        if str(path) not in self.ran:
+            self.ran.append(str(path))
+        outcome = run_script(path, lines=None, timeout=self.timeout, backend=self.backend,
+                             size=self.size, check=self.check)
         device = _device([outcome])
         if not outcome.ok:
             result = _failed_file(display, _failure_verdict(AS_WRITTEN, outcome), outcome.error)
@@ -216,7 +240,21 @@ class _FileVerifier:
             self.progress.file_done(display, "failed")
             return result
         self.progress.file_done(display, NO_FINDINGS)
-        return RegionResult(display, None, None, NO_FINDINGS, device=device)
+        result = RegionResult(display, None, None, NO_FINDINGS, device=device)
+        pending = [c for c in outcome.checks if c.get("pending")]
+        regions = list(dict.fromkeys((int(c["start_line"]), int(c["line"])) for c in pending))
+        if regions:
+            # Work still running at a stop the linter did not report: the row says where.
+            result.runtime = stats.pending([outcome.checks], *regions[0])
+            result.message = "at run time, pending work at the stop of " + ", ".join(
+                f"lines {a}-{b}" for a, b in regions) + " (see --detect)"
+            result.verdict = f"{NO_FINDINGS}; {result.message}"
+        elif outcome.checks:
+            result.runtime = stats.pending([outcome.checks], int(outcome.checks[0]["start_line"]),
+                                           int(outcome.checks[0]["line"]))
+        if outcome.costs:
+            result.check_s = statistics.median(outcome.costs)
+        return result
 
     def _measure(
         self,
@@ -230,8 +268,7 @@ class _FileVerifier:
     ) -> list[RegionResult]:
         regions = [f.region for f in findings if f.region is not None]
         fixed_regions = [line_map.region(r) if line_map else None for r in regions]
-        aw_lines = {n for r in regions for n in r}
-        fx_lines = {n for r in fixed_regions if r for n in r}
+        fx_regions = [r for r in fixed_regions if r]
 
         runs = self.repeat * (2 if fixed_path else 1)
         self.progress.file_started(index, total, display, runs)
@@ -242,7 +279,7 @@ class _FileVerifier:
         # minutes a file takes hits both versions alike instead of biasing one.
         for number in range(1, self.repeat + 1):
             self.progress.run_started(AS_WRITTEN, number, self.repeat)
-            outcome = self._run(path, aw_lines)
+            outcome = self._run(path, regions)
             as_written.append(outcome)
             if not outcome.ok:
                 failure = _failure_verdict(AS_WRITTEN, outcome)
@@ -250,13 +287,15 @@ class _FileVerifier:
             if fixed_path is None:
                 continue
             self.progress.run_started(FIXED, number, self.repeat)
-            outcome = self._run(fixed_path, fx_lines, path_dir=path.parent)
+            outcome = self._run(fixed_path, fx_regions, path_dir=path.parent)
             fixed.append(outcome)
             if not outcome.ok:
                 failure = _failure_verdict(FIXED, outcome)
                 break
 
         device = _device(as_written + fixed)
+        costs = [c for o in as_written if o.ok for c in o.costs]
+        check_s = statistics.median(costs) if costs else None
         failed_outcome = next((o for o in as_written + fixed if not o.ok), None)
         results = []
         for finding, region, fixed_region in zip(findings, regions, fixed_regions, strict=True):
@@ -270,7 +309,13 @@ class _FileVerifier:
                 as_written_runs=_values(as_written, region),
                 fixed_runs=_values(fixed, fixed_region),
                 device=device,
+                runtime=_pending(as_written, region),
+                runtime_fixed=_pending(fixed, fixed_region),
+                check_s=check_s,
             )
+            if fixed_path is not None and finding.fixable and (
+                    self.unsafe_fixes or not finding.unsafe):
+                result.fix = "unsafe" if finding.unsafe else "safe"
             if failure is not None:
                 result.verdict, result.failed = failure, True
                 result.error = failed_outcome.error if failed_outcome else None
@@ -294,7 +339,7 @@ def _verdict(finding: Finding, result: RegionResult, was_fixed: bool, unsafe_fix
         return NOT_MAPPED
     if not result.fixed_runs:
         return NOT_MEASURED
-    return stats.judge(result.as_written_runs, result.fixed_runs)
+    return stats.judge_expected(finding.code, result.as_written_runs, result.fixed_runs)
 
 
 def _failed_file(display: str, verdict: str, error: str | None = None) -> RegionResult:
@@ -314,6 +359,8 @@ def verify_paths(
     unsafe_fixes: bool = False,
     run_all: bool = False,
     ran: list[str] | None = None,
+    size: int | None = None,
+    check: bool = True,
 ) -> list[RegionResult]:
     """Run every script under ``paths`` as written and as fixed; one result per timed region.
 
@@ -328,7 +375,8 @@ def verify_paths(
     ensure_jax()
     files = targets(paths)
     progress = progress or Progress()
-    verifier = _FileVerifier(repeat, timeout, backend, unsafe_fixes, progress, run_all, ran)
+    verifier = _FileVerifier(repeat, timeout, backend, unsafe_fixes, progress, run_all, ran,
+                             size, check)
     results: list[RegionResult] = []
     try:
         for index, (path, named) in enumerate(files, start=1):

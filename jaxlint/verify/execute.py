@@ -31,6 +31,8 @@ class RunOutcome:
 
     ok: bool
     reads: list[list[float]] = field(default_factory=list)  # [line, raw value, divisor]
+    checks: list[dict[str, Any]] = field(default_factory=list)  # one per stop read (instrument)
+    costs: list[float] = field(default_factory=list)  # the check's own time per kept read
     device: dict[str, Any] | None = None
     error: str | None = None  # one line, for the report; None when ok
     returncode: int | None = None
@@ -39,11 +41,19 @@ class RunOutcome:
     wall_s: float = 0.0
 
 
-def child_env(backend: str | None) -> dict[str, str]:
+# A script that reads this scales its work to it (the bundled fixtures verify runs in its
+# reports do: ``N = int(os.environ.get("JAXLINT_VERIFY_SIZE", "1024"))``), so work too small to
+# time on a fast device can be made big enough with ``verify --size N``.
+SIZE_VARIABLE = "JAXLINT_VERIFY_SIZE"
+
+
+def child_env(backend: str | None, size: int | None = None) -> dict[str, str]:
     env = dict(os.environ)
     if backend:
         # JAX reads this before choosing a backend; unset means JAX picks the best it finds.
         env["JAX_PLATFORMS"] = backend
+    if size is not None:
+        env[SIZE_VARIABLE] = str(size)
     return env
 
 
@@ -80,7 +90,12 @@ def run_script(
     *,
     lines: Collection[int] | None,
     timeout: float,
+    starts: Collection[int] | None = None,
+    stops: Collection[int] | None = None,
+    same: Collection[int] = (),
+    check: bool = True,
     backend: str | None = None,
+    size: int | None = None,
     path_dir: Path | None = None,
     python: str = sys.executable,
 ) -> RunOutcome:
@@ -91,6 +106,14 @@ def run_script(
         cmd = [python, _RUNNER, str(script), "--out", str(out)]
         if lines is not None:
             cmd += ["--lines", ",".join(str(n) for n in sorted(lines))]
+        if starts is not None:
+            cmd += ["--starts", ",".join(str(n) for n in sorted(starts))]
+        if stops is not None:
+            cmd += ["--stops", ",".join(str(n) for n in sorted(stops))]
+        if same:
+            cmd += ["--same", ",".join(str(n) for n in sorted(same))]
+        if not check:
+            cmd.append("--no-check")
         if path_dir is not None:
             cmd += ["--path-dir", str(path_dir)]
         started = time.perf_counter()
@@ -100,7 +123,7 @@ def run_script(
                 stdin=subprocess.DEVNULL,
                 stdout=out_fh,
                 stderr=err_fh,
-                env=child_env(backend),
+                env=child_env(backend, size),
                 start_new_session=True,
             )
             try:
@@ -146,6 +169,8 @@ def run_script(
         return RunOutcome(
             ok=error is None,
             reads=result.get("reads", []),
+            checks=result.get("checks", []),
+            costs=result.get("costs", []),
             device=result.get("device"),
             error=error,
             returncode=proc.returncode,

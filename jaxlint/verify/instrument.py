@@ -1,4 +1,5 @@
-"""Record the timer reads a script makes, keyed by the line that made them.
+"""Record the timer reads a script makes, keyed by the line that made them, and what JAX
+work was still running at each read that stops a region.
 
 Verify must work on unmodified scripts, so instead of asking them to use a benchmark API we
 wrap the standard timer functions for the duration of the run.  The wrappers are installed on
@@ -12,11 +13,47 @@ the script measured.  The one exception is ``timeit``: ``timeit.timeit(f, number
 18 reads the clock inside timeit's own code, so reads from timeit's frames are attributed to
 the script line that called into timeit.  Each such call reads the clock twice (before and
 after its loop), which pairs up as a region whose start and stop are that one line.
+
+Pending work (the runtime check).  A kept read has a role: it *starts* a region, *stops* one,
+or both (a lap line; every read when no roles are given, as ``verify --detect`` runs).  At a
+start, the ids of JAX's live arrays are noted; at a stop, the live arrays whose ids were not
+there at the start and whose ``is_ready()`` is False are the region's work still running.
+Their shapes and dtypes are kept, with the name of a variable of the timing function that
+holds each (JAX does not record which line made an array; the holder is what can be known).
+A watcher thread then waits for them and records when they were ready: the work the region
+had left.  The script's own thread does not wait: had it blocked, the script would go on
+with an idle device, and its later regions (the next epoch of a loop) would measure
+something else than they do as written.  (A first version blocked; on the training-loop
+fixture the next epochs then measured 3-6 ms instead of 0.5 ms.)
+
+None of this lands inside what the script measures, with one documented exception:
+
+- at a start-only read, the ids are noted *before* the clock is read;
+- at a stop, the clock is read first and returned unchanged; the check comes after it, and
+  the wait is the watcher's;
+- a line that starts and stops one region (``timeit.timeit(f, number=n)`` reads the clock
+  twice on its line) alternates: its first read is a start, its second a stop, and so on;
+- at a read that is both (a lap: one value ends a region and starts the next), the check and
+  the new note of ids come after the clock value, so they fall inside the next region.  Their
+  cost is recorded with every read (``costs``) so a report can show it.
+
+Finding the read's line (to know its role) happens before the clock is read, so every
+measured region includes one frame lookup (well under a microsecond).
+
+Start and stop reads pair per thread and per frame (one call of the function that reads the
+clock), the way the script's own ``t1 - t0`` does: a stop is checked against the last start
+read by the same call of the same function.  Without roles, each read is checked against the
+previous read of the same frame, unless it sits on an earlier line than that read (a loop
+going round again: the stretch from the end of one iteration to the start of the next is not
+a timed region).  Known limit: an array freed during the region whose id is reused by a new
+one counts as old.
 """
 
 from __future__ import annotations
 
+import queue
 import sys
+import threading
 import time
 import timeit
 from collections.abc import Callable, Collection
@@ -35,22 +72,169 @@ TIMERS: tuple[tuple[str, float], ...] = (
     ("monotonic_ns", 1e9),
     ("process_time", 1.0),
     ("process_time_ns", 1e9),
+    ("thread_time", 1.0),
+    ("thread_time_ns", 1e9),
 )
-
 
 # Code objects of timeit's module and of the `inner` function it compiles from a template.
 _TIMEIT_FILES = frozenset({timeit.Timer.timeit.__code__.co_filename, "<timeit-src>"})
 
+MAX_ARRAYS = 8  # pending arrays described per check; the count covers them all
+
+_clock = time.perf_counter  # the unwrapped clock, for the check's own bookkeeping
+
+
+def _live_ids() -> frozenset[int]:
+    jax = sys.modules.get("jax")
+    if jax is None:  # the script has not imported JAX (yet): no arrays exist
+        return frozenset()
+    return frozenset(id(a) for a in jax.live_arrays())
+
+
+def _holders(frame: FrameType, pending: dict[int, Any]) -> dict[int, str]:
+    """The name of a local (or module global) of ``frame`` holding each pending array,
+    looking one level into tuples, lists and dicts (``w, loss = step(...)``)."""
+    names: dict[int, str] = {}
+    for scope in (frame.f_locals, frame.f_globals):
+        for name, value in list(scope.items()):
+            if id(value) in pending:
+                names.setdefault(id(value), name)
+            elif isinstance(value, (tuple, list)):
+                for i, item in enumerate(value[:64]):
+                    if id(item) in pending:
+                        names.setdefault(id(item), f"{name}[{i}]")
+            elif isinstance(value, dict):
+                for key, item in list(value.items())[:64]:
+                    if id(item) in pending:
+                        names.setdefault(id(item), f"{name}[{key!r}]")
+    return names
+
+
+def _pending(since: frozenset[int]) -> dict[int, Any]:
+    jax = sys.modules.get("jax")
+    if jax is None:
+        return {}
+    out: dict[int, Any] = {}
+    for array in jax.live_arrays():
+        if id(array) in since:
+            continue
+        try:
+            ready = array.is_ready()
+        except Exception:  # deleted or donated since: nothing to wait for
+            continue
+        if not ready:
+            out[id(array)] = array
+    return out
+
+
+def _watch_loop(items: queue.SimpleQueue[Any]) -> None:
+    """The watcher thread: wait for each stop's pending arrays in turn, and record when they
+    were ready.  Blocking releases the GIL, so the script runs on meanwhile, as written."""
+    while True:
+        item = items.get()
+        if item is None:
+            return
+        record, arrays, since = item
+        try:
+            sys.modules["jax"].block_until_ready(arrays)
+        except Exception:  # the work failed; the script sees that when it uses it
+            pass
+        record["work_left_s"] = _clock() - since
+
 
 class TimerRecorder:
-    """Wraps the timer functions; collects ``(line, raw value, divisor)`` per read in one file."""
+    """Wraps the timer functions; collects ``(line, raw value, divisor)`` per read in one
+    file, and one check per stop read (``checks``, see the module docstring)."""
 
-    def __init__(self, filename: str, lines: Collection[int] | None = None) -> None:
+    def __init__(
+        self,
+        filename: str,
+        lines: Collection[int] | None = None,
+        starts: Collection[int] | None = None,
+        stops: Collection[int] | None = None,
+        check: bool = True,
+        same: Collection[int] = (),
+    ) -> None:
         self.filename = filename
         # A frozenset makes the per-read membership test cheap; None keeps every line.
         self.lines: frozenset[int] | None = frozenset(lines) if lines is not None else None
+        self.starts = frozenset(starts) if starts is not None else None
+        self.stops = frozenset(stops) if stops is not None else None
+        self.check = check
+        # Lines that start and stop one region (``timeit.timeit(...)`` reads twice on its
+        # line): their reads alternate start, stop, as the pairing in ``stats`` takes them,
+        # so the start's note of live arrays can come before its clock value.
+        self.same = frozenset(same)
+        self._same_reads: dict[int, int] = {}
         self.reads: list[tuple[int, int | float, float]] = []
+        self.checks: list[dict[str, Any]] = []
+        # per kept read: the check's own time in seconds, not counting the wait for the work
+        self.costs: list[float] = []
+        # (thread, frame id, code id) -> (index of the start read, its line, live ids then)
+        self._open: dict[tuple[int, int, int], tuple[int, int, frozenset[int]]] = {}
         self._saved: list[tuple[object, str, Any]] = []
+        self._queue: queue.SimpleQueue[Any] | None = None
+        self._watched: set[tuple[int, int]] = set()  # regions whose work left was timed
+        self._watcher: threading.Thread | None = None
+
+    def _role(self, line: int) -> tuple[bool, bool]:
+        """(starts a region, stops one) for a read on ``line``."""
+        if self.starts is None and self.stops is None:
+            return True, True
+        if line in self.same:
+            count = self._same_reads.get(line, 0)
+            self._same_reads[line] = count + 1
+            return (True, False) if count % 2 == 0 else (False, True)
+        start = self.starts is not None and line in self.starts
+        stop = self.stops is not None and line in self.stops
+        return (start, stop) if (start or stop) else (False, False)
+
+    def _check(self, frame: FrameType, line: int, col: int | None, key: tuple[int, int, int],
+               index: int, roles_given: bool) -> float:
+        """Record the stop's pending work; returns the time spent waiting for it."""
+        opened = self._open.get(key)
+        if opened is None:
+            return 0.0
+        start_index, start_line, since = opened
+        if not roles_given and line < start_line:
+            return 0.0  # the loop went round: see the module docstring
+        began = _clock()
+        pending = _pending(since)
+        found = _clock() - began
+        record: dict[str, Any] = {
+            "read": index, "line": line, "col": col, "start_read": start_index,
+            "start_line": start_line, "pending": len(pending), "arrays": [],
+            "work_left_s": 0.0, "check_s": found,
+        }
+        # The lines of the script that the read is nested in (a ``with`` statement whose
+        # context manager read the clock, a call of a timing helper): where a static finding
+        # about this region may sit.
+        outer: list[int] = []
+        up = frame.f_back
+        while up is not None and len(outer) < 8:
+            if up.f_code.co_filename == self.filename:
+                outer.append(up.f_lineno)
+            up = up.f_back
+        record["outer"] = outer
+        if pending:
+            names = _holders(frame, pending)
+            record["arrays"] = [
+                [list(getattr(a, "shape", ())), str(getattr(a, "dtype", "?")), names.get(i)]
+                for i, a in list(pending.items())[:MAX_ARRAYS]
+            ]
+            # The wait happens on the watcher thread: blocking here would let the script go
+            # on with an idle device, which changes what its later regions measure. Only a
+            # region's first pending stop is timed: the watcher takes the interpreter lock
+            # for a moment when the work is done, which may fall in the script's next region
+            # (measured: a few tens of microseconds), and a loop's later occurrences, whose
+            # median is the run's value, should be left as written.
+            if (start_line, line) not in self._watched:
+                self._watched.add((start_line, line))
+                self._watch(record, list(pending.values()), _clock())
+            else:
+                record["work_left_s"] = None
+        self.checks.append(record)
+        return 0.0
 
     def _wrap(self, original: Callable[[], Any], scale: float) -> Callable[[], Any]:
         filename = self.filename
@@ -58,19 +242,46 @@ class TimerRecorder:
         append = self.reads.append
         getframe = sys._getframe
         timeit_files = _TIMEIT_FILES
+        roles_given = self.starts is not None or self.stops is not None
+        recorder = self
 
         def timer() -> Any:
-            # Read the clock first so the bookkeeping below is not inside the measurement.
-            value = original()
             frame: FrameType | None = getframe(1)
             # Step out of timeit's machinery (never out of anything else: JAX reads the clock
             # while compiling, and those reads must not land on the script line that called it).
             while frame is not None and frame.f_code.co_filename in timeit_files:
                 frame = frame.f_back
-            if frame is not None and frame.f_code.co_filename == filename:
-                lineno = frame.f_lineno
-                if lines is None or lineno in lines:
-                    append((lineno, value, scale))
+            if frame is None or frame.f_code.co_filename != filename:
+                return original()
+            lineno = frame.f_lineno
+            if lines is not None and lineno not in lines:
+                return original()
+            if not recorder.check:
+                value = original()
+                append((lineno, value, scale))
+                return value
+            start, stop = recorder._role(lineno)
+            key = (threading.get_ident(), id(frame), id(frame.f_code))
+            if start and not stop:
+                # Note the live arrays before the clock, so the note is not timed.
+                began = _clock()
+                ids = _live_ids()
+                cost = _clock() - began
+                value = original()
+                recorder._open[key] = (len(recorder.reads), lineno, ids)
+                append((lineno, value, scale))
+                recorder.costs.append(cost)
+                return value
+            value = original()  # the stop's value comes first; everything below is after it
+            began = _clock()
+            index = len(recorder.reads)
+            append((lineno, value, scale))
+            waited = 0.0
+            if stop:
+                waited = recorder._check(frame, lineno, _column(frame), key, index, roles_given)
+            if start:
+                recorder._open[key] = (index, lineno, _live_ids())
+            recorder.costs.append(_clock() - began - waited)
             return value
 
         timer.__name__ = getattr(original, "__name__", "timer")
@@ -79,7 +290,13 @@ class TimerRecorder:
         return timer
 
     def install(self) -> None:
-        """Replace the timer attributes on ``time`` and ``timeit.default_timer``."""
+        """Replace the timer attributes on ``time`` and ``timeit.default_timer``; start the
+        watcher thread now, so that no stop read pays for starting it."""
+        if self.check:
+            self._queue = queue.SimpleQueue()
+            self._watcher = threading.Thread(target=_watch_loop, args=(self._queue,),
+                                             name="jaxlint-verify-watcher", daemon=True)
+            self._watcher.start()
         wrapped: dict[str, Callable[[], Any]] = {}
         for name, scale in TIMERS:
             original = getattr(time, name, None)
@@ -100,7 +317,37 @@ class TimerRecorder:
             self._saved.append((function, "__defaults__", defaults))
             function.__defaults__ = tuple(wrapped_pc if d is original_pc else d for d in defaults)
 
+    def _watch(self, record: dict[str, Any], arrays: list[Any], since: float) -> None:
+        """Have the watcher thread time how long ``arrays`` still take from ``since``."""
+        if self._queue is not None:
+            self._queue.put((record, arrays, since))
+
+    def finish(self) -> None:
+        """Wait for the watcher to time every pending region (call after the script ends)."""
+        if self._queue is not None and self._watcher is not None:
+            self._queue.put(None)
+            self._watcher.join()
+            self._queue = self._watcher = None
+
     def uninstall(self) -> None:
         for module, name, original in reversed(self._saved):
             setattr(module, name, original)
         self._saved.clear()
+
+
+_POSITIONS: dict[Any, list[Any]] = {}
+
+
+def _column(frame: FrameType) -> int | None:
+    """The 0-based column of the call being made in ``frame`` (Python 3.11+), else None."""
+    code = frame.f_code
+    if not hasattr(code, "co_positions"):
+        return None
+    entries = _POSITIONS.get(code)
+    if entries is None:
+        entries = _POSITIONS[code] = list(code.co_positions())
+    try:
+        col = entries[frame.f_lasti // 2][2]
+    except IndexError:
+        return None
+    return col if isinstance(col, int) else None

@@ -3,6 +3,12 @@
 The fixer inserts lines (``jax.block_until_ready(...)``, ``import jax``), so a region found at
 lines 13-15 as written may sit at 14-17 in the fixed file.  The timer reads that bound a region
 are not what the fix edits, so they survive as unchanged lines that difflib can match.
+
+The one fix that moves a line (JAX104 moves the host copy after the stop) makes difflib keep
+the moved line and drop the stop's read instead: a longest-common-subsequence cannot cross.
+So lines left unmatched on both sides are paired afterwards by identical text, when that
+text is unique among them: a fix never writes a copy of an existing line, so a line found
+once on each side is the same line, moved.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ class LineMap:
             elif tag == "replace":
                 self._map_replaced(i1, i2, j1, j2)
             # "delete": the line is gone, so it has no counterpart; "insert" maps nothing old.
+        self._map_moved()
 
     def _map_replaced(self, i1: int, i2: int, j1: int, j2: int) -> None:
         """Lines the fix edited in place: pair each with its most similar new line.
@@ -41,6 +48,21 @@ class LineMap:
                     best_j, best_ratio = j, ratio
             if best_j >= 0 and best_ratio >= 0.5:
                 self._map[i + 1] = best_j + 1
+
+    def _map_moved(self) -> None:
+        taken = set(self._map.values())
+        old_left: dict[str, list[int]] = {}
+        new_left: dict[str, list[int]] = {}
+        for i, text in enumerate(self._old, start=1):
+            if i not in self._map and text.strip():
+                old_left.setdefault(text, []).append(i)
+        for j, text in enumerate(self._new, start=1):
+            if j not in taken and text.strip():
+                new_left.setdefault(text, []).append(j)
+        for text, olds in old_left.items():
+            news = new_left.get(text, [])
+            if len(olds) == 1 and len(news) == 1:
+                self._map[olds[0]] = news[0]
 
     def __getitem__(self, line: int) -> int:
         return self._map[line]

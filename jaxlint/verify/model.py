@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from jaxlint.verify.stats import Spread, ratio
+from jaxlint.verify.stats import Pending, Spread, ratio
 
 NO_FINDINGS = "no findings: left alone"
 NOT_RUN_CLEAN = "no findings: not run (--all runs it)"
@@ -23,15 +23,25 @@ class Device:
     kind: str | None
     platform: str | None
     jax_version: str | None
+    jaxlib_version: str | None = None
+    python: str | None = None
+    host: str | None = None
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Device | None:
         if not data or not data.get("kind"):
             return None
-        return cls(data.get("kind"), data.get("platform"), data.get("jax_version"))
+        return cls(data.get("kind"), data.get("platform"), data.get("jax_version"),
+                   data.get("jaxlib_version"), data.get("python"), data.get("host"))
 
     def header(self) -> str:
         return f"{self.kind} (jax {self.jax_version}, {self.platform})"
+
+    def details(self) -> str:
+        """Everything known about where the runs ran, for a report."""
+        return (f"{self.kind} ({self.platform}); jax {self.jax_version}, jaxlib "
+                f"{self.jaxlib_version or '?'}, Python {self.python or '?'}, host "
+                f"{self.host or '?'}")
 
 
 @dataclass
@@ -54,6 +64,10 @@ class RegionResult:
     device: Device | None = None
     error: str | None = None  # one line, set when a run failed or timed out
     failed: bool = False
+    fix: str | None = None  # "safe" / "unsafe": the finding's fix, when it was applied
+    runtime: Pending | None = None  # the pending-work check at the stops, as written
+    runtime_fixed: Pending | None = None  # the same in the fixed runs
+    check_s: float | None = None  # the check's own cost per read in this file's runs (median)
 
     @property
     def as_written(self) -> Spread:
@@ -94,4 +108,13 @@ class RegionResult:
             "failed": self.failed,
             "error": self.error,
             "message": self.message,
+            "fix_applied": self.fix,
+            "runtime": self.runtime.verdict if self.runtime else None,
+            "runtime_fixed": self.runtime_fixed.verdict if self.runtime_fixed else None,
+            "pending_arrays": self.runtime.arrays_text() if self.runtime else None,
+            "work_left_s": self.runtime.work_left_s if self.runtime else None,
+            "check_s": self.check_s,
+            "jaxlib_version": self.device.jaxlib_version if self.device else None,
+            "python": self.device.python if self.device else None,
+            "host": self.device.host if self.device else None,
         }

@@ -23,7 +23,8 @@ class Progress:
 
 
 class StderrProgress(Progress):
-    """One rewritten status line on a terminal; one line per file when stderr is a log."""
+    """One rewritten status line on a terminal; when stderr is a log, a line per file, per
+    run and per file done."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
@@ -46,12 +47,19 @@ class StderrProgress(Progress):
             self.stream.flush()
 
     def run_started(self, version: str, number: int, runs: int) -> None:
+        text = f"{self._prefix}: {version} run {number}/{runs}"
         if self.live:
-            self._write_live(f"{self._prefix}: {version} run {number}/{runs}")
+            self._write_live(text)
+        else:  # a log (CI, a pipe): one line per run, so a slow run is not silence
+            self.stream.write(text + "\n")
+            self.stream.flush()
 
     def file_done(self, path: str, summary: str) -> None:
         if self.live:
             self._write_live(f"{self._prefix}: {summary}")
+        else:
+            self.stream.write(f"{self._prefix}: {summary}\n")
+            self.stream.flush()
 
     def close(self) -> None:
         if self.live and self._dirty:

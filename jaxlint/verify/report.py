@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import statistics
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
 from jaxlint.verify import stats
-from jaxlint.verify.model import NO_FINDINGS, Device, RegionResult
+from jaxlint.verify.model import Device, RegionResult
 
-COLUMNS = ("fixture", "region", "as written", "fixed", "ratio", "verdict")
+COLUMNS = ("fixture", "code", "region", "as written (min-max)", "fixed (min-max)", "change",
+           "at the stop", "verdict")
 
 
 def format_seconds(seconds: float | None) -> str:
@@ -39,15 +41,41 @@ def format_ratio(value: float | None) -> str:
     return f"{value:.1f}x" if value < 100 else f"{value:.0f}x"
 
 
+def format_change(value: float | None) -> str:
+    """fixed / as written in words: ``19x longer``, ``67x shorter`` (never ``0.0x``)."""
+    if value is None or value <= 0:
+        return "-"
+    factor, word = (value, "longer") if value >= 1 else (1 / value, "shorter")
+    number = f"{factor:.2f}" if factor < 10 else f"{factor:.0f}"
+    if factor < 10:
+        number = number.rstrip("0").rstrip(".") if "." in number else number
+    return f"{number}x {word}"
+
+
+def format_spread(spread: stats.Spread) -> str:
+    """``7.47 ms (0.181 ms-7.76 ms)``: the median and the min-max range over runs."""
+    if not spread.values:
+        return "-"
+    text = format_seconds(spread.median)
+    if len(spread.values) > 1:
+        text += f" ({format_seconds(spread.low)}-{format_seconds(spread.high)})"
+    return text
+
+
+def at_stop(result: RegionResult) -> str:
+    """The runtime check's verdict for the as-written runs (and the fixed ones when it
+    differs), in a few words."""
+    if result.runtime is None:
+        return "-"
+    text = result.runtime.short()
+    if result.runtime_fixed is not None and result.runtime_fixed.stops \
+            and result.runtime_fixed.short() != text:
+        text += f"; fixed: {result.runtime_fixed.short()}"
+    return text
+
+
 def format_region(region: tuple[int, int] | None) -> str:
     return f"{region[0]}-{region[1]}" if region else "-"
-
-
-def _with_spread(median: float | None, relative: float | None) -> str:
-    text = format_seconds(median)
-    if median is not None and relative is not None:
-        text += f" ±{relative * 100:.0f}%"
-    return text
 
 
 def device_of(results: Sequence[RegionResult]) -> Device | None:
@@ -66,10 +94,12 @@ def rows(results: Sequence[RegionResult]) -> list[tuple[str, ...]]:
     return [
         (
             r.path,
+            r.code or "-",
             format_region(r.region),
-            _with_spread(r.as_written_s, r.as_written.relative),
-            _with_spread(r.fixed_s, r.fixed.relative),
-            format_ratio(r.ratio),
+            format_spread(r.as_written),
+            format_spread(r.fixed),
+            format_change(r.ratio),
+            at_stop(r),
             r.verdict,
         )
         for r in results
@@ -88,9 +118,11 @@ def table(results: Sequence[RegionResult], repeat: int, backend: str | None = No
     out += [line(row) for row in body]
     out.append("")
     out.append(
-        f"medians of {repeat} run(s) per version; ±: half the min-max range across runs. "
-        f'"{stats.CHANGED}" needs every fixed run above (or below) every as-written run '
-        f"and medians at least {stats.MIN_RATIO}x apart."
+        f"medians of {repeat} run(s) per version, min-max across runs. "
+        f'"{stats.CHANGED}" needs every fixed run above (or below) every as-written run, '
+        f"medians at least {stats.MIN_RATIO}x apart in the rule's direction (JAX101-103 "
+        f"longer, JAX104-105 shorter) and at least {stats.MIN_WORK_S * 1e3:g} ms. "
+        '"at the stop": JAX work still running when the clock was read, as written.'
     )
     return "\n".join(out)
 
@@ -117,6 +149,18 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _check_cost(results: Sequence[RegionResult]) -> str | None:
+    """The runtime check's cost next to the regions it checked, in one sentence."""
+    costs = [r.check_s for r in results if r.check_s is not None]
+    times = [t for r in results for t in (r.as_written_s, r.fixed_s) if t]
+    if not costs or not times:
+        return None
+    return (f"the pending-work check cost {statistics.median(costs) * 1e6:.0f} us per clock "
+            f"read (median over files, at most {max(costs) * 1e6:.0f} us), outside the "
+            f"measured intervals; the regions measured {format_seconds(min(times))} to "
+            f"{format_seconds(max(times))}")
+
+
 def markdown(
     results: Sequence[RegionResult],
     *,
@@ -124,6 +168,8 @@ def markdown(
     argv: Sequence[str] | None,
     chart_name: str | None,
     backend: str | None = None,
+    unsafe_fixes: bool = False,
+    size: int | None = None,
 ) -> str:
     device = device_of(results)
     title = device.kind if device else "unknown device"
@@ -131,49 +177,52 @@ def markdown(
     lines = [
         f"# jaxlint verify: {title}",
         "",
-        f"- {device_line(results, backend)}",
+        f"- device: {device.details()}" if device else f"- {device_line(results, backend)}",
         f"- date: {stamp}",
         f"- runs: {repeat} per version, each in a fresh Python process, "
         "as written and fixed interleaved",
+        "- fixes applied: safe" + (" and unsafe (--unsafe-fixes)" if unsafe_fixes
+                                  else " only (unsafe ones are held back)"),
     ]
+    lines.append(f"- work size: JAXLINT_VERIFY_SIZE={size} (--size)" if size is not None else
+                 "- work size: the scripts' defaults (no --size)")
+    cost = _check_cost(results)
+    if cost:
+        lines.append(f"- {cost}")
     if argv is not None:
         lines.append(f"- command: `jaxlint verify {shlex.join(argv)}`")
     lines += [
         "",
-        "Each row is a timed region the linter reported. *As written* is what the script "
-        "measured when run unmodified; *fixed* is what the same timer reads measured after "
-        "`jaxlint --fix` rewrote the script. Times are the median over runs of each run's "
-        "median over the region's occurrences; min and max are over runs.",
+        "Each row is a timed region the linter reported (or a script that has none). *As "
+        "written* is what the script measured when run unmodified; *fixed* is what the same "
+        "timer reads measured after `jaxlint --fix` rewrote the script (*fix* says which fix "
+        "was applied). Times are the median over runs of each run's median over the region's "
+        "occurrences; min and max are over runs. *At the stop* is the runtime check: the JAX "
+        "arrays made since the start read that were still being computed when the stop read "
+        "happened, and how long the wait for them took (outside the measurement); as written, "
+        "and as fixed when that differs.",
         "",
-        "| fixture | code | region | as written | min - max | fixed | min - max | ratio "
-        "| verdict |",
-        "|---|---|---|--:|--:|--:|--:|--:|---|",
+        "| fixture | code | region | fix | as written | min - max | fixed | min - max "
+        "| change | at the stop | verdict |",
+        "|---|---|---|---|--:|--:|--:|--:|--:|---|---|",
     ]
-    # Files left alone would be rows of dashes; they are listed after the table instead.
-    left_alone = [r for r in results if r.verdict == NO_FINDINGS]
     for r in results:
-        if r.verdict == NO_FINDINGS:
-            continue
         aw, fx = r.as_written, r.fixed
         cells = [
             r.path,
             r.code or "-",
             format_region(r.region),
+            r.fix or "-",
             format_seconds(aw.median),
             f"{format_seconds(aw.low)} - {format_seconds(aw.high)}" if aw.values else "-",
             format_seconds(fx.median),
             f"{format_seconds(fx.low)} - {format_seconds(fx.high)}" if fx.values else "-",
-            format_ratio(r.ratio),
+            format_change(r.ratio),
+            at_stop(r),
             r.verdict,
         ]
         lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
     lines.append("")
-    if left_alone:
-        lines += [
-            f"No findings, so not fixed; each ran once to show it runs ({len(left_alone)}): "
-            + ", ".join(f"`{r.path}`" for r in left_alone),
-            "",
-        ]
     if chart_name:
         lines += [f"![as written vs fixed, per region (log scale)]({chart_name})", ""]
     else:
@@ -181,15 +230,20 @@ def markdown(
     lines += [
         "## Verdict rule",
         "",
-        f'"{stats.CHANGED}" means both: every fixed run measured more than every as-written '
-        "run, or every one measured less (the ranges do not overlap; if both versions measured "
-        "the same thing, that happens by chance with probability 2/C(2N, N), 2/252 for N=5), "
-        f"and the medians are at least {stats.MIN_RATIO}x apart in that direction (so the small "
-        "cost of one extra synchronisation on an already-synchronised region does not count). "
-        f'Otherwise "{stats.TOO_SMALL}". With fewer than {stats.MIN_REPEATS} runs per '
-        f'version: "{stats.TOO_FEW}". A ratio above 1x means the fixed script measured more '
-        "(JAX101: the timer now waits for the work); below 1x, less (a host copy or the first "
-        "call's compilation left the timed region).",
+        f'"{stats.CHANGED}" means all of: every fixed run measured more than every '
+        "as-written run, or every one measured less (the ranges do not overlap; if both "
+        "versions measured the same thing, that happens by chance with probability "
+        f"2/C(2N, N), 2/252 for N=5); the medians are at least {stats.MIN_RATIO}x apart in "
+        "that direction (so the small cost of one extra synchronisation on an "
+        "already-synchronised region does not count); and the direction is the rule's: "
+        "JAX101, JAX102 and JAX103 fixes make the timer wait for the work (longer), JAX104 and "
+        "JAX105 fixes take a host copy or the first call's compilation out of the region "
+        f'(shorter); the other direction is "{stats.WRONG_WAY}". A region whose larger '
+        f"median is under {stats.MIN_WORK_S * 1e3:g} ms is \"too small to tell on this "
+        "device\", with its numbers, whatever the ranges say (clock and process noise are "
+        "that size). Otherwise "
+        f'"{stats.TOO_SMALL}". With fewer than {stats.MIN_REPEATS} runs per version: '
+        f'"{stats.TOO_FEW}". *Change* is fixed / as written in words.',
         "",
     ]
     failures = [r for r in results if r.failed]
@@ -212,6 +266,8 @@ def write_report(
     repeat: int,
     argv: Sequence[str] | None = None,
     backend: str | None = None,
+    unsafe_fixes: bool = False,
+    size: int | None = None,
 ) -> tuple[Path, Path | None]:
     """Write the Markdown report and its chart; returns (md path, png path or None)."""
     from jaxlint.verify.chart import bar_chart  # matplotlib is imported only for --report
@@ -225,6 +281,8 @@ def write_report(
         argv=argv,
         chart_name=png_path.name if drawn else None,
         backend=backend,
+        unsafe_fixes=unsafe_fixes,
+        size=size,
     )
     md_path.write_text(text, encoding="utf-8")
     return md_path, png_path if drawn else None

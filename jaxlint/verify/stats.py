@@ -118,3 +118,110 @@ def judge(as_written: Sequence[float], fixed: Sequence[float]) -> str:
     more = min(fixed) > max(as_written) and fx_median >= MIN_RATIO * aw_median
     less = max(fixed) < min(as_written) and aw_median >= MIN_RATIO * fx_median
     return CHANGED if more or less else TOO_SMALL
+
+
+# Which way each rule's fix moves the measured time: JAX101-103 fixes make the timer wait for
+# work it did not wait for (longer); JAX104 takes a host copy out of the region and JAX105
+# the first call's compilation (shorter).
+LONGER, SHORTER = "longer", "shorter"
+EXPECTED = {"JAX101": LONGER, "JAX102": LONGER, "JAX103": LONGER,
+            "JAX104": SHORTER, "JAX105": SHORTER}
+WRONG_WAY = "fix changes measured time, the other way than expected"
+
+# Below this the region's time is too close to the clock's and the process's noise on a fast
+# device (a synced 4096x4096 matmul is 0.5 ms on an H200) to judge, whatever the ranges say.
+MIN_WORK_S = 1e-3
+
+
+def judge_expected(code: str | None, as_written: Sequence[float], fixed: Sequence[float],
+                   min_work: float = MIN_WORK_S) -> str:
+    """``judge``, then: the direction must be the rule's (EXPECTED), and the larger median
+    must be at least ``min_work`` (else "too small to tell on this device", with numbers)."""
+    verdict = judge(as_written, fixed)
+    if verdict == TOO_FEW:
+        return verdict
+    aw, fx = statistics.median(as_written), statistics.median(fixed)
+    if max(aw, fx) < min_work:
+        return (f"too small to tell on this device: {aw * 1e3:.3f} ms as written, "
+                f"{fx * 1e3:.3f} ms fixed, under {min_work * 1e3:g} ms")
+    if verdict != CHANGED:
+        return verdict
+    direction = LONGER if fx > aw else SHORTER
+    expected = EXPECTED.get(code or "")
+    if expected is not None and direction != expected:
+        return WRONG_WAY
+    return CHANGED
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What the runtime check saw at a region's stops over a set of runs."""
+
+    stops: int  # stop reads checked
+    pending_stops: int  # of them, with work still running
+    arrays: int  # the most arrays pending at one stop
+    described: tuple[tuple[tuple[int, ...], str, str | None], ...]  # (shape, dtype, holder)
+    work_left_s: float | None  # median over timed pending stops of the work's time left
+    check_s: float | None  # median time the check took at a stop
+
+    @property
+    def verdict(self) -> str:
+        if not self.stops:
+            return "not checked"
+        if not self.pending_stops:
+            return "synced"
+        noun = "array" if self.arrays == 1 else "arrays"
+        left = self.work_left_s or 0.0
+        text = (f"{self.arrays} {noun} still computing at the stop "
+                f"({left * 1e3:.2f} ms of work left)")
+        if self.pending_stops < self.stops:
+            text += f" at {self.pending_stops} of {self.stops} stops"
+        return text
+
+    def short(self) -> str:
+        """The verdict in a few words, for a table cell."""
+        if not self.stops:
+            return "not checked"
+        if not self.pending_stops:
+            return "synced"
+        noun = "array" if self.arrays == 1 else "arrays"
+        return f"{self.arrays} {noun} pending, {(self.work_left_s or 0.0) * 1e3:.2f} ms left"
+
+    def arrays_text(self) -> str:
+        """``float32[1024,1024] held by `y```, ... for the arrays described."""
+        parts = []
+        for shape, dtype, holder in self.described:
+            part = f"{dtype}[{','.join(map(str, shape))}]"
+            parts.append(part + (f" held by `{holder}`" if holder else ""))
+        more = self.arrays - len(self.described)
+        return ", ".join(parts) + (f" and {more} more" if more > 0 else "")
+
+
+def pending(checks_per_run: Iterable[Iterable[dict[str, object]]], start: int, stop: int
+            ) -> Pending:
+    """Summarise the checks made at ``stop`` against a start read on ``start``."""
+    stops = pending_stops = most = 0
+    described: tuple[tuple[tuple[int, ...], str, str | None], ...] = ()
+    left: list[float] = []
+    costs: list[float] = []
+    for checks in checks_per_run:
+        for check in checks:
+            if check.get("line") != stop or check.get("start_line") != start:
+                continue
+            stops += 1
+            costs.append(float(check.get("check_s") or 0.0))  # type: ignore[arg-type]
+            count = int(check.get("pending") or 0)  # type: ignore[call-overload]
+            if not count:
+                continue
+            pending_stops += 1
+            if check.get("work_left_s") is not None:  # timed at a region's first stop only
+                left.append(float(check["work_left_s"]))  # type: ignore[arg-type]
+            if count > most:
+                most = count
+                described = tuple(
+                    (tuple(a[0]), str(a[1]), a[2])
+                    for a in check.get("arrays") or ()  # type: ignore[attr-defined]
+                )
+    return Pending(stops, pending_stops, most, described,
+                   statistics.median(left) if left else None,
+                   statistics.median(costs) if costs else None)
