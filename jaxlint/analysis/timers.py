@@ -37,7 +37,17 @@ from jaxlint.analysis.values import (
 COMPILE_WORDS = re.compile(
     r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|warm[\s_-]*up|jit[\s_-]*time|"
     r"trac(e|ing)[\s_-]*time", re.IGNORECASE)
+NAMED_AFTER = re.compile(
+    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|jit[\s_-]*time|"
+    r"trac(e|ing)[\s_-]*time", re.IGNORECASE)
 ONLY_COMPILE = re.compile(r"compil|jit[\s_-]*time|trac(e|ing)[\s_-]*time", re.IGNORECASE)
+# ... unless the words say the compile comes on top of the run ("first call (incl.
+# compile)", "including compilation", "with compile", "+ compile")
+PLUS_COMPILE = re.compile(r"(incl\w*|with|plus|\+|and)\W{0,3}\s*(the\s+)?compil", re.IGNORECASE)
+
+
+def _only_compile(text: str) -> bool:
+    return ONLY_COMPILE.search(PLUS_COMPILE.sub(" ", text)) is not None
 
 Event = tuple[int, Site, int]  # (tick, site, kind)
 # a first (compiling) call; a sync that waited for nothing; a sync that waited for work
@@ -411,13 +421,16 @@ class Timers:
                                                          if s in self.where))
                          if isinstance(loc.node, cst.BaseSmallStatement)]
                 named = any(COMPILE_WORDS.search(t) for t in texts)
-                only = any(ONLY_COMPILE.search(t) for t in texts)
+                only = any(_only_compile(t) for t in texts)
                 after = self.next_of.get(stop)
                 bound = bound_names(self.where[stop].node)
                 if isinstance(after, cst.SimpleStatementLine) and bound and _mentions(
-                        after, bound) and ONLY_COMPILE.search(self.module.code_for_node(after)):
+                        after, bound):
                     # ``dt = time.time() - t0`` then ``log("compilation took %s", dt)``
-                    named = only = True
+                    # (not "warmup": a flag's name may spell it)
+                    text = self.module.code_for_node(after)
+                    named = named or NAMED_AFTER.search(text) is not None
+                    only = only or _only_compile(text)
             loop = self.read_loop.get(stop)
             if compiled and loop is not None and (
                     not collects(loop, self.where[stop].node)
