@@ -125,6 +125,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.harnesses: dict[cst.Call, HarnessUse] = {}
         self._regions: list[Region] | None = None  # regions(), once the run is over
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed
+        self.plan_blocks: object = None  # plans' map of statement blocks, made once
         # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
         self._last_elements: list[Value] | None = None
         # the entries of the last dict literal evaluated, by their key's code, if all known

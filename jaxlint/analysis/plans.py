@@ -246,8 +246,11 @@ def sync_then_transfer(flow: FlowAnalysis, region: Region, order: Order) -> FixP
     names, wraps, left = results_to_sync(flow, region, region.host_synced, order)
     if left or wraps or not names:
         return None
-    blocks = _Blocks()
-    flow.module.visit(blocks)
+    blocks = flow.plan_blocks
+    if not isinstance(blocks, _Blocks):
+        # once per module, not per region (a visit of the whole module)
+        blocks = flow.plan_blocks = _Blocks()
+        flow.module.visit(blocks)
     t_at = blocks.where.get(loc.node)
     s_at = blocks.where.get(region.where.node)
     if t_at is None or s_at is None or t_at[0] != s_at[0] or t_at[1] >= s_at[1]:
