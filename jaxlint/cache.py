@@ -65,6 +65,10 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO planted as an entry must not 
 _DIR_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW
 
 
+# A dependency on the list of a package's .py files: FOLDER + PACKAGE_FILES
+PACKAGE_FILES = f"{os.sep}**{os.sep}*.py"
+
+
 class CacheRefused(Exception):
     """The cache folder is not safe to use; the message says why, in a few words."""
 
@@ -271,6 +275,14 @@ class Cache:
         """The content hash of a project module, once per run; by its stat signature when
         the index recorded one (the module is then not read)."""
         if dep in self._digests:
+            return self._digests[dep]
+        if dep.endswith(PACKAGE_FILES):
+            # the .py files of a package (whose callers a timing helper's result depends
+            # on): their names, so that a new caller makes the result stale
+            from jaxlint.project import package_files
+
+            listing = "\n".join(package_files(dep[: -len(PACKAGE_FILES)]))
+            self._digests[dep] = digest(listing.encode("utf-8", "surrogatepass"))
             return self._digests[dep]
         index = self._load_index()
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 import warnings
 from collections import Counter
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from jaxlint.analysis.flow import FlowAnalysis, TooComplex
+from jaxlint.analysis.names import NO_EXTRAS
 from jaxlint.analysis.plans import FixPlan
 from jaxlint.analysis.values import Value
 from jaxlint.errors import SourceError, check_nesting, encoding_problem
@@ -133,10 +135,43 @@ def _analysis_limits() -> Iterator[None]:
         raise SourceError(f"{TOO_COMPLEX} (out of memory)", None) from None
 
 
+def calls_in(source: bytes, wanted: set[str], index: object, module_name: str | None
+             ) -> dict[str, list[list[tuple[str | None, str, Value]]]]:
+    """The arguments of every call of the qualified names ``wanted`` in ``source`` (a
+    caller of a timing helper), as its analysis with the project index sees them."""
+    with _one_file():
+        module = parse(source)
+        text = source.decode(module.encoding)
+        with _analysis_limits():
+            extras = getattr(index, "extras", NO_EXTRAS)
+            flow = FlowAnalysis(module, extras, index, module_name,  # type: ignore[arg-type]
+                                text)
+            flow.capture = {q: [] for q in wanted}
+            flow.run()
+            return {q: calls for q, calls in flow.capture.items() if calls}
+
+
+def _follow_callers(flow: FlowAnalysis, path: str, settings: Settings) -> None:
+    """A timing helper module that never names jax (its functions time a call of a
+    parameter) is judged with what its callers in the project pass. A module that names
+    jax is judged on its own: its callers are not searched (the cost of a large package's
+    training loops, whose progress callbacks are parameters, would be paid on every run)."""
+    calls_of = getattr(settings.index, "calls_of", None)
+    if calls_of is None or flow.imports_jax() or not os.path.isfile(path):
+        return
+    helpers = flow.timing_helpers()
+    if not helpers:
+        return
+    by_name = calls_of(path, sorted(helpers))
+    if by_name:
+        flow.follow_callers(helpers, by_name)
+
+
 def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings: Settings
             ) -> list[tuple[Finding, FixPlan | None]]:
     select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
     flow, positions = _flow(module, settings, text)
+    _follow_callers(flow, path, settings)
     ctx = FileContext(module, flow, positions)
     out: list[tuple[Finding, FixPlan | None]] = []
     seen: set[tuple[str, int, int]] = set()

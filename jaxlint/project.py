@@ -59,12 +59,34 @@ def import_roots(path: str) -> list[str]:
 
 
 MAX_DEPTH = 3  # modules followed from the linted file: those it imports, and two more
+MAX_CALLERS = 200  # files of a timing helper's package looked through for its callers
 
 # The index of the file being linted. A module's exports, cached for the whole run, look up
 # names through the index that made them; what those lookups read and miss is recorded
 # for the file being linted now (its cached result depends on it), whichever file's index
 # first analysed the module.
 _linting: list[ProjectIndex] = []
+
+
+def package_files(folder: str) -> list[str]:
+    """The .py files under ``folder`` (at most ``MAX_CALLERS``, in a stable order), without
+    following links or entering hidden folders."""
+    found: list[str] = []
+    todo = [os.path.abspath(folder)]
+    while todo and len(found) < MAX_CALLERS:
+        here = todo.pop(0)
+        try:
+            entries = sorted(os.scandir(here), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith(".") or entry.is_symlink():
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                todo.append(entry.path)
+            elif entry.name.endswith(".py"):
+                found.append(entry.path)
+    return found[:MAX_CALLERS]
 
 
 def _reexport(data: bytes, name: str) -> str | None:
@@ -155,6 +177,50 @@ class ProjectIndex(Mapping[str, "Value"]):
             self._busy.discard(key)
         self._modules[key] = found
         return found
+
+    def calls_of(self, path: str, helpers: list[str]
+                 ) -> dict[str, list[list[tuple[str | None, str, Value]]]]:
+        """How other modules of the project call ``path``'s timing helpers (``time_it`` of
+        a ``bench_utils`` module that never names jax): the arguments of each call, as
+        the callers' analyses see them. Callers are looked for in the helper's package
+        (at most ``MAX_CALLERS`` files that spell the module's and a helper's name); each
+        is analysed once per run and recorded as a dependency of the helper's result."""
+        from jaxlint.engine import SourceError, calls_in
+
+        names = module_names(path)
+        if not names or not helpers:
+            return {}
+        wanted = {f"{m}.{h}": h for m in names for h in helpers}
+        stem = os.path.splitext(os.path.basename(path))[0].encode()
+        out: dict[str, list[list[tuple[str | None, str, Value]]]] = {}
+        for caller in self._package_files(path):
+            try:
+                data = read(caller)
+            except OSError:
+                continue
+            if stem not in data or not any(h.encode() in data for h in helpers):
+                continue
+            self._sink().used.add(os.path.abspath(caller))
+            caller_names = module_names(caller)
+            try:
+                found = calls_in(data, set(wanted), self, caller_names[0] if caller_names
+                                 else None)
+            except (SourceError, RecursionError):
+                continue
+            for q, calls in found.items():
+                out.setdefault(wanted[q], []).extend(calls)
+        return out
+
+    def _package_files(self, path: str) -> list[str]:
+        """The .py files of ``path``'s package (its top-level package's folder, or its own
+        folder for a script) but ``path``; the helper's result depends on their list."""
+        from jaxlint.cache import PACKAGE_FILES
+
+        folder = os.path.dirname(os.path.abspath(path))
+        while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")):
+            folder = os.path.dirname(folder)
+        self._sink().used.add(folder + PACKAGE_FILES)
+        return [f for f in package_files(folder) if f != os.path.abspath(path)]
 
     def computes(self, qualified: str) -> bool:
         """Whether ``qualified`` names something of a project module that uses JAX (a class

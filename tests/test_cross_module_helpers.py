@@ -290,3 +290,93 @@ def test_objects_typed_with_a_projects_class_compute(tmp_path: Path) -> None:
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
         ["evo/trainer.py:18:27:", "JAX101"]], lint.stdout
     assert "the result of `self.solver.tell(fitness=scores)`" in lint.stdout
+
+
+BENCH_UTILS = '''\
+"""Framework-agnostic timing helpers (no jax here)."""
+import statistics
+import time
+
+
+def time_it(fn, *args, repeats=10):
+    fn(*args)
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = fn(*args)
+        t1 = time.perf_counter()
+        samples.append(t1 - t0)
+    return statistics.median(samples)
+
+
+def wall(fn, *args):
+    start = time.time()
+    res = fn(*args)
+    return res, time.time() - start
+'''
+
+KERNELS = '''\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def layernorm(x):
+    mu = x.mean(-1, keepdims=True)
+    return (x - mu) / jnp.sqrt(x.var(-1, keepdims=True) + 1e-5)
+'''
+
+RUN = '''\
+import jax.numpy as jnp
+import numpy as np
+
+from .bench_utils import time_it, wall
+from .kernels import layernorm
+
+
+def main():
+    x = jnp.ones((4096, 1024))
+    print(time_it(layernorm, x))
+    data, seconds = wall(np.sort, np.ones(1000))
+    print(seconds)
+'''
+
+
+def test_a_timing_helper_module_without_jax_is_judged_by_its_callers(tmp_path: Path) -> None:
+    """Issue 12 item 6: the region is in a helper module that never names jax; only its
+    callers know the work is JAX's. The helper's finding is reported in the helper, for the
+    helper that a caller gives JAX work (time_it), not for one given NumPy work (wall)."""
+    pkg = tmp_path / "benchkit"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "bench_utils.py").write_text(BENCH_UTILS)
+    (pkg / "kernels.py").write_text(KERNELS)
+    (pkg / "run.py").write_text(RUN)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "benchkit", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
+        ["benchkit/bench_utils.py:12:14:", "JAX101"]], lint.stdout
+    alone = run(sys.executable, "-m", "jaxlint", "--no-cache", "benchkit/bench_utils.py",
+                cwd=tmp_path)
+    assert alone.stdout == lint.stdout  # whichever files are named
+
+
+def test_a_new_caller_of_a_timing_helper_makes_its_cached_result_stale(
+        tmp_path: Path) -> None:
+    pkg = tmp_path / "benchkit"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "bench_utils.py").write_text(BENCH_UTILS)
+    (pkg / "kernels.py").write_text(KERNELS)
+    (pkg / "run.py").write_text(RUN)
+    args = (sys.executable, "-m", "jaxlint", "benchkit")  # with the cache
+    first = run(*args, cwd=tmp_path)
+    assert [line.split(" ")[0] for line in first.stdout.splitlines()] == [
+        "benchkit/bench_utils.py:12:14:"], first.stdout
+    # a new module gives wall() JAX work: the helper module's answer changes
+    (pkg / "more.py").write_text(
+        "from .bench_utils import wall\nfrom .kernels import layernorm\n\n\n"
+        "def main(x):\n    return wall(layernorm, x)\n")
+    again = run(*args, cwd=tmp_path)
+    assert [line.split(" ")[0] for line in again.stdout.splitlines()] == [
+        "benchkit/bench_utils.py:12:14:", "benchkit/bench_utils.py:20:17:"], again.stdout

@@ -229,6 +229,11 @@ class Calls:
             self._args(node, st)
             return TimedBlock()
         args = self._args(node, st)
+        if self.capture is not None and self.absolute(q) in self.capture:
+            # (names of this module's imports made absolute: the helper's module reads them)
+            self.capture[self.absolute(q)].append([
+                (kw, star, Ref(self.absolute(v.name)) if isinstance(v, Ref) else v)
+                for kw, star, v in args])  # see FlowAnalysis.follow_callers
         values = [v for _, _, v in args]
         jax_args = [v for v in values if isinstance(v, JaxVal)]
         if kind is CallKind.HARNESS:

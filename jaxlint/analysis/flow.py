@@ -40,6 +40,7 @@ from jaxlint.analysis.state import State
 from jaxlint.analysis.statements import Statements
 from jaxlint.analysis.syntax import (
     BUILTINS,
+    all_params,
     dotted,
     params_of,
 )
@@ -50,6 +51,7 @@ from jaxlint.analysis.values import (
     Instance,
     JaxCallable,
     Klass,
+    LibObject,
     Ref,
     Site,
     TimedBlock,
@@ -60,6 +62,20 @@ from jaxlint.analysis.values import (
 
 __all__ = ["FlowAnalysis", "HarnessUse", "Region", "Snapshot", "StmtLoc", "Summary",
            "TooComplex"]
+
+
+class _CalledNames(cst.CSTVisitor):
+    """The plain names called in a body (``fn(*args)``), not in nested functions."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name):
+            self.names.add(node.func.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
 
 
 class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, Device):
@@ -126,6 +142,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._regions: list[Region] | None = None  # regions(), once the run is over
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed
         self.plan_blocks: object = None  # plans' map of statement blocks, made once
+        # qualified name -> the arguments of each call of it (set by follow_callers on the
+        # analysis of a caller's module)
+        self.capture: dict[str, list[list[tuple[str | None, str, Value]]]] | None = None
+        self._helper_params: dict[cst.CSTNode, set[str]] = {}  # see timing_helpers
         # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
         self._last_elements: list[Value] | None = None
         # the entries of the last dict literal evaluated, by their key's code, if all known
@@ -241,14 +261,18 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         of a file comes from would cost far more than the file itself."""
         return Ref(q)
 
+    def absolute(self, q: str) -> str:
+        """``q`` with a relative import resolved against this module's name."""
+        if q.startswith(".") and self.module_name:
+            dots = len(q) - len(q.lstrip("."))
+            package = self.module_name.split(".")[:-dots]
+            return ".".join([*package, q.lstrip(".")])
+        return q
+
     def _from_index(self, q: str) -> Value:
         """What the project index knows of ``q`` (None if nothing)."""
         if self.index:
-            key = q
-            if q.startswith(".") and self.module_name:
-                dots = len(q) - len(q.lstrip("."))
-                package = self.module_name.split(".")[:-dots]
-                key = ".".join([*package, q.lstrip(".")])
+            key = self.absolute(q)
             if key in self.index:
                 return self.index[key]
         return None
@@ -311,6 +335,77 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         left = self._call_function(exit_, self._bind_params(exit_, [(None, "", None)] * 3,
                                                             instance))
         return bool(entered.reads) and any(start in entered.reads for _, start in left.pairs)
+
+    def imports_jax(self) -> bool:
+        """Whether the module imports jax or a JAX library (a name of it at module level)."""
+        return any(isinstance(v, Ref) and (v.name == "jax" or v.name.startswith("jax.")
+                                           or names.is_jax_library(v.name + "."))
+                   for v in self.globals.values())
+
+    def timing_helpers(self) -> dict[str, Func]:
+        """The module's functions that time a call of one of their parameters
+        (``def time_it(fn, *args)``: ``t0 = ...; fn(*args); t1 = ...``): whether the region
+        holds JAX work depends on what the callers pass."""
+        out: dict[str, Func] = {}
+        timed_scopes = {self.scope_of.get(stop) for stop, _ in self.pairs}
+        for name, value in self.globals.items():
+            if not (isinstance(value, Func) and isinstance(value.node, cst.FunctionDef)
+                    and value.node in timed_scopes):
+                continue
+            params = set(all_params(value.node))
+            finder = _CalledNames()
+            value.node.body.visit(finder)
+            if finder.names & params:
+                out[name] = value
+                self._helper_params[value.node] = finder.names & params
+        return out
+
+    def follow_callers(self, helpers: dict[str, Func],
+                       by_name: dict[str, list[list[tuple[str | None, str, Value]]]]
+                       ) -> None:
+        """Analyse each timing helper again as each caller calls it (``by_name``: the
+        captured arguments per helper name): a region of the helper then holds the work
+        the caller passed. Regions are worked out again afterwards."""
+        for name, calls_of in by_name.items():
+            fn = helpers.get(name)
+            if fn is None:
+                continue
+            called = self._helper_params.get(fn.node, set())
+            seen: set[object] = set()
+            for args in calls_of:
+                bound = self._bind_params(fn, args, None)
+                # only calls that give a called parameter JAX work to run (a progress
+                # callback that prints does not make the region's time the device's)
+                work = tuple(sorted((p, self._key_of(v)) for p, v in bound.items()
+                                    if p in called and self._does_work(v)))
+                if not work or work in seen:
+                    continue
+                seen.add(work)
+                self._frames = [Frame(func=None)]
+                self._call_func(fn, fn.node, args, None, State())
+        self._regions = None
+
+    def _does_work(self, value: Value) -> bool:
+        """Whether calling ``value`` dispatches JAX work it may leave running."""
+        if isinstance(value, JaxCallable):
+            return not value.synced
+        if isinstance(value, LibObject):
+            return True
+        if isinstance(value, Ref):
+            kind = self._classify(value.name)
+            if kind is CallKind.WORK:
+                return True
+            known = self._from_index(value.name) if kind is CallKind.UNKNOWN else None
+            if known is not None and not isinstance(known, Ref):
+                return self._does_work(known)
+            return kind is CallKind.UNKNOWN and (
+                names.is_jax_library(value.name) or self._project_computes(value.name))
+        if isinstance(value, Func):
+            self._frames = [Frame(func=None)]
+            summary = self._call_function(
+                value, {p: INPUT for p in self._positional_params(value.node)})
+            return summary.work and summary.leaves_work
+        return False
 
     def path_evidence(self, region: Region) -> list[tuple[Site, cst.CSTNode, str]]:
         """Why the region's syncs do not wait on every path to its stop: for each sync
