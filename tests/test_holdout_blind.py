@@ -1,7 +1,8 @@
 """The second blind set (tests/holdout_blind): scripts and mini-projects written and labelled
 by a helper that never saw the analysis, scored through the CLI with the project index, as
-``scripts/score_holdout.py`` does. The floors are the figures measured when it was added
-(README, "How well it works"); a change that loses recall or adds false alarms fails here.
+``scripts/score_holdout.py`` does. The floors are the figures last measured (README, "Measured
+on real code": 64 of 71 found, 1 of 78 flagged, on 2026-12-01), less one site of slack; a change
+that loses recall or adds false alarms fails here.
 """
 
 from __future__ import annotations
@@ -25,5 +26,5 @@ def test_blind_set_recall_and_false_alarms(tmp_path: Path) -> None:
 
     scores = json.loads(out.read_text())
     assert scores["mistakes"] >= 70 and scores["correct"] >= 75
-    assert scores["found"] / scores["mistakes"] >= 0.78
+    assert scores["found"] / scores["mistakes"] >= 63 / 71
     assert scores["flagged"] / scores["correct"] <= 0.02
