@@ -74,10 +74,12 @@ class Config:
                      sorted(self.extras.syncs), self.root))
 
 
-def _strings(table: dict[str, object], key: str, where: str) -> tuple[str, ...]:
+def _strings(table: dict[str, object], key: str, where: str,
+             label: str | None = None) -> tuple[str, ...]:
     value = table.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: [tool.jaxlint] {key} must be a list of strings")
+        name = label if label is not None else (key if key.isprintable() else repr(key))
+        raise ConfigError(f"{where}: [tool.jaxlint] {name} must be a list of strings")
     return tuple(value)
 
 
@@ -162,7 +164,9 @@ def load(path: str, data: dict[str, Any] | None = None) -> Config:
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
         raise ConfigError(f"{path}: [tool.jaxlint] per-file-ignores must be a table")
-    per_file = tuple((pattern, _strings(pfi, pattern, path)) for pattern in pfi)
+    # (a pattern is the user's text: shown quoted, so the error stays one line)
+    per_file = tuple((pattern, _strings(pfi, pattern, path, f"per-file-ignores {pattern!r}"))
+                     for pattern in pfi)
     select = _strings(table, "select", path) if "select" in table else None
     exclude = _strings(table, "exclude", path) if "exclude" in table else None
     respect = table.get("respect-gitignore", True)

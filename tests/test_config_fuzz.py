@@ -19,5 +19,7 @@ def test_the_known_bad_shapes_are_one_line_errors() -> None:
     for text in ('tool = "jaxlint"\n', "[tool]\njaxlint = 3\n",
                  "[tool.jaxlint]\nselect = " + "[" * 5000 + "]" * 5000 + "\n",
                  "[tool.jaxlint]\nignore = [\"\"]\n", "[tool.jaxlint]\ntimers = 7\n",
-                 "not toml at all = = =\n", "\udcff\n"):
+                 "not toml at all = = =\n", "\udcff\n",
+                 # a per-file-ignores pattern holding a newline (found by the fuzz test)
+                 '[tool.jaxlint]\n"per-file-ignores" = {"\\u000a" = false}\n'):
         assert check_config(text) == [], text[:40]
