@@ -8,7 +8,7 @@ from config_fuzz import check_config, configs
 from hypothesis import HealthCheck, given, settings
 
 
-@settings(max_examples=60, deadline=None, database=None,
+@settings(max_examples=60, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(configs())
 def test_any_configuration_is_read_or_refused_in_one_line(text: str) -> None:
