@@ -14,8 +14,15 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
-from jaxlint.analysis import FixPlan, InsertSync, MoveAfter, ReplaceExpr, WrapExpr, WrapSync
-from jaxlint.rules.base import InsertBind
+from jaxlint.analysis import (
+    FixPlan,
+    InsertBind,
+    InsertSync,
+    MoveAfter,
+    ReplaceExpr,
+    WrapExpr,
+    WrapSync,
+)
 
 
 def _sync_call(arg: cst.BaseExpression, jax: str = "jax") -> cst.Call:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis, HarnessUse, Region
     from jaxlint.analysis.plans import (
         FixPlan,
+        InsertBind,
         InsertSync,
         MoveAfter,
         ReplaceExpr,
@@ -25,6 +26,7 @@ __all__ = [
     "FixPlan",
     "FlowAnalysis",
     "HarnessUse",
+    "InsertBind",
     "InsertSync",
     "MoveAfter",
     "Region",

@@ -31,6 +31,16 @@ class InsertSync:
 
 
 @dataclass(frozen=True)
+class InsertBind(InsertSync):
+    """Before ``before``, bind ``code`` to the fresh name ``name``, then sync ``exprs`` (the
+    name) as ``InsertSync`` does: how a fix gets hold of work that was only ever an
+    argument (``float(loss_fn(p))``)."""
+
+    name: str = ""
+    code: str = ""
+
+
+@dataclass(frozen=True)
 class WrapSync:
     """Wrap an expression statement: ``f(x)`` -> ``jax.block_until_ready(f(x))``."""
 
@@ -60,7 +70,7 @@ class MoveAfter:
     after: cst.CSTNode
 
 
-Edit = InsertSync | WrapSync | WrapExpr | ReplaceExpr | MoveAfter
+Edit = InsertSync | InsertBind | WrapSync | WrapExpr | ReplaceExpr | MoveAfter
 
 
 @dataclass(frozen=True)
@@ -163,11 +173,17 @@ def sync_before_stop(flow: FlowAnalysis, region: Region, order: Order) -> FixPla
 
 
 class _Blocks(cst.CSTVisitor):
-    """Which statement list each statement line sits in, and at which index."""
+    """Which statement list each statement line sits in, and at which index; and every name
+    the module spells (a fresh name must be none of them). Made once per module
+    (``_blocks``)."""
 
     def __init__(self) -> None:
         self.where: dict[cst.CSTNode, tuple[int, int]] = {}
         self.blocks: list[tuple[cst.CSTNode, ...]] = []
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
 
     def _add(self, body: tuple[cst.CSTNode, ...]) -> None:
         index = len(self.blocks)
@@ -230,10 +246,35 @@ def _targets(line: cst.SimpleStatementLine) -> set[str]:
     return out
 
 
-def sync_then_transfer(flow: FlowAnalysis, region: Region, order: Order) -> FixPlan | None:
-    """JAX104: block on the results where the transfer was, and move the transfer (one
-    whole line in the stop's block, whose results nothing before the stop uses) to after
-    the stop. Unsafe: it moves code."""
+@dataclass(frozen=True)
+class _TransferLine:
+    """A JAX104 region's one host copy, as a whole line in the stop's block before it."""
+
+    loc: StmtLoc
+    body: tuple[cst.CSTNode, ...]
+    at: int  # the copy's line in ``body``
+    stop_at: int  # the stop's line in ``body``
+
+    @property
+    def line(self) -> cst.SimpleStatementLine:
+        line = self.body[self.at]
+        assert isinstance(line, cst.SimpleStatementLine)
+        return line
+
+
+def _blocks(flow: FlowAnalysis) -> _Blocks:
+    """The module's blocks, once per module, not per region (a visit of the whole module)."""
+    blocks = flow.plan_blocks
+    if not isinstance(blocks, _Blocks):
+        blocks = flow.plan_blocks = _Blocks()
+        flow.module.visit(blocks)
+    return blocks
+
+
+def _transfer_line(flow: FlowAnalysis, region: Region) -> _TransferLine | None:
+    """Where the region's only host copy is, when a fix may move it after the stop: one
+    whole line in the stop's block, before it, and nothing up to the stop uses what the
+    line binds."""
     if region.unsynced or not region.host_synced or not region.where.fixable:
         return None
     locs = {flow.transfer_where.get(s) for s in region.host_synced}
@@ -243,21 +284,13 @@ def sync_then_transfer(flow: FlowAnalysis, region: Region, order: Order) -> FixP
     assert isinstance(loc, StmtLoc)
     if not loc.fixable or not isinstance(loc.node, cst.BaseSmallStatement):
         return None
-    names, wraps, left = results_to_sync(flow, region, region.host_synced, order)
-    if left or wraps or not names:
-        return None
-    blocks = flow.plan_blocks
-    if not isinstance(blocks, _Blocks):
-        # once per module, not per region (a visit of the whole module)
-        blocks = flow.plan_blocks = _Blocks()
-        flow.module.visit(blocks)
+    blocks = _blocks(flow)
     t_at = blocks.where.get(loc.node)
     s_at = blocks.where.get(region.where.node)
     if t_at is None or s_at is None or t_at[0] != s_at[0] or t_at[1] >= s_at[1]:
         return None
     body = blocks.blocks[t_at[0]]
     line = body[t_at[1]]
-    stop_line = body[s_at[1]]
     if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
         return None
     bound = _targets(line)
@@ -265,7 +298,79 @@ def sync_then_transfer(flow: FlowAnalysis, region: Region, order: Order) -> FixP
         for later in body[t_at[1] + 1 : s_at[1] + 1]:
             if _names_in(later) & bound:
                 return None
-    return FixPlan((InsertSync(loc.node, tuple(names)), MoveAfter(line, stop_line)), unsafe=True)
+    return _TransferLine(loc, body, t_at[1], s_at[1])
+
+
+def sync_then_transfer(flow: FlowAnalysis, region: Region, order: Order) -> FixPlan | None:
+    """JAX104: block on the results where the transfer was, and move the transfer (one
+    whole line in the stop's block, whose results nothing before the stop uses) to after
+    the stop. Unsafe: it moves code."""
+    found = _transfer_line(flow, region)
+    if found is None:
+        return None
+    names, wraps, left = results_to_sync(flow, region, region.host_synced, order)
+    if left or wraps or not names:
+        return None
+    return FixPlan((InsertSync(found.loc.node, tuple(names)),
+                    MoveAfter(found.line, found.body[found.stop_at])), unsafe=True)
+
+
+# Copies whose work is their receiver (``y.item()``); the others take it as first argument.
+_RECEIVER_COPIES = frozenset({"item", "tolist"})
+
+
+def bind_then_transfer(flow: FlowAnalysis, region: Region) -> FixPlan | None:
+    """JAX104 when the copy wraps the work (``host = np.asarray(f(a))``, nothing names the
+    work to sync): bind it to a fresh name, sync that name, read the clock, then copy from
+    the name. Unsafe, as ``sync_then_transfer``: it moves the copy. Offered only when the
+    copy's argument (or receiver) is the region's work and holds all of it."""
+    found = _transfer_line(flow, region)
+    if found is None:
+        return None
+    stmt = found.loc.node
+    if not isinstance(stmt, (cst.Assign, cst.AnnAssign, cst.Expr)) or not isinstance(
+            stmt.value, cst.Call):
+        return None
+    call = stmt.value
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value in _RECEIVER_COPIES \
+            and not call.args:
+        work: cst.BaseExpression = call.func.value
+    elif call.args and call.args[0].keyword is None and not call.args[0].star:
+        work = call.args[0].value
+    else:
+        return None
+    if work not in region.host_synced:
+        return None
+    inside = _Nodes()
+    work.visit(inside)
+    if not region.host_synced <= inside.nodes:
+        return None
+    code = _one_line(flow, work)
+    if code is None:
+        return None
+    base = "result"
+    if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0].target, cst.Name):
+        base = stmt.targets[0].target.value
+    elif isinstance(stmt, cst.AnnAssign) and isinstance(stmt.target, cst.Name):
+        base = stmt.target.value
+    taken = _blocks(flow).names
+    name = f"{base}_device"
+    while name in taken:
+        name = "_" + name
+    return FixPlan((InsertBind(stmt, (name,), name=name, code=code), ReplaceExpr(work, name),
+                    MoveAfter(found.line, found.body[found.stop_at])), unsafe=True)
+
+
+class _Nodes(cst.CSTVisitor):
+    """Every node of a subtree."""
+
+    def __init__(self) -> None:
+        self.nodes: set[cst.CSTNode] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.nodes.add(node)
+        return True
 
 
 def warm_up_before_start(flow: FlowAnalysis, region: Region, call: cst.Call, order: Order

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import libcst as cst
 
-from jaxlint.analysis import FixPlan, FlowAnalysis, InsertSync
+from jaxlint.analysis import FixPlan, FlowAnalysis
 
 
 @dataclass(frozen=True)
@@ -21,16 +21,6 @@ class Report:
     plan: FixPlan | None = None
     region: tuple[cst.CSTNode, ...] = ()
     explanation: str | None = None
-
-
-@dataclass(frozen=True)
-class InsertBind(InsertSync):
-    """Before ``before``, bind ``code`` to the fresh name ``name``, then sync ``exprs`` (the
-    name) as ``InsertSync`` does: how a fix gets hold of work that was only ever an
-    argument (``float(loss_fn(p))``). A rule makes it; the analysis's plans do not."""
-
-    name: str = ""
-    code: str = ""
 
 
 class FileContext:
