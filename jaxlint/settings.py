@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from jaxlint.analysis.names import NO_EXTRAS, Extras
+from jaxlint.analysis.names import LIBRARY_TIMERS, NO_EXTRAS, Extras
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ _AUTOMAGIC = re.compile(rb'"(?:[ \t]|\\[nrt])*time(?:it)?(?:[ \t]|\\t)')
 _CLOCK_NAMES = (b"perf_counter", b"monotonic", b"process_time", b"thread_time", b"time_ns",
                 b"default_timer", b"timeit", b"now(", b"utcnow", b"today(")
 # Modules of the library timers used in ``with`` (``names.LIBRARY_TIMERS``).
-_LIBRARY_TIMER_MODULES = (b"codetiming", b"contexttimer", b"py_utils")
+_LIBRARY_TIMER_MODULES = tuple(sorted({n.split(".")[-2].encode() for n in LIBRARY_TIMERS}))
 # A file doing JAX work names jax or a library built on it (or the project's own names).
 _JAX_NAMES = (b"jax", b"flax", b"optax", b"equinox", b"haiku", b"chex", b"diffrax")
 

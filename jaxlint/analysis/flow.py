@@ -438,16 +438,6 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
                 found.add(attr)
         return frozenset(found)
 
-    def exports(self) -> dict[str, Value]:
-        """What other modules of the project may import from this one (``export`` of each
-        module-level name that tells something)."""
-        out: dict[str, Value] = {}
-        for name in list(self.globals):
-            value = self.export(name)
-            if value is not None:
-                out[name] = value
-        return out
-
     def export(self, name: str) -> Value:
         """What another module of the project needs to know of the module-level ``name``:
         a timer (class, ``@contextmanager``, object with timer methods), a jitted function,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.analysis.flow import FlowAnalysis, HarnessUse, Region, Snapshot, StmtLoc
-from jaxlint.analysis.syntax import entry_code
+from jaxlint.analysis.syntax import entry_code, names_in
 from jaxlint.analysis.values import JaxVal, Site
 
 
@@ -201,17 +201,6 @@ class _Blocks(cst.CSTVisitor):
         self._add(tuple(node.body))
 
 
-def _names_in(node: cst.CSTNode) -> set[str]:
-    found: set[str] = set()
-
-    class Names(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            found.add(n.value)
-
-    node.visit(Names())
-    return found
-
-
 def _free_names(node: cst.CSTNode) -> set[str]:
     """Names an expression reads from its scope (not attribute or keyword names)."""
     found: set[str] = set()
@@ -240,9 +229,9 @@ def _targets(line: cst.SimpleStatementLine) -> set[str]:
     for small in line.body:
         if isinstance(small, cst.Assign):
             for t in small.targets:
-                out |= _names_in(t.target)
+                out |= names_in(t.target)
         elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
-            out |= _names_in(small.target)
+            out |= names_in(small.target)
     return out
 
 
@@ -296,7 +285,7 @@ def _transfer_line(flow: FlowAnalysis, region: Region) -> _TransferLine | None:
     bound = _targets(line)
     if bound:
         for later in body[t_at[1] + 1 : s_at[1] + 1]:
-            if _names_in(later) & bound:
+            if names_in(later) & bound:
                 return None
     return _TransferLine(loc, body, t_at[1], s_at[1])
 

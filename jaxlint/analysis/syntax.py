@@ -49,6 +49,21 @@ def all_params(node: cst.FunctionDef | cst.Lambda) -> Iterator[str]:
         yield param.name.value
 
 
+class _Names(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    """Every name ``node`` spells (``Name`` nodes, attribute and keyword names included)."""
+    found = _Names()
+    node.visit(found)
+    return found.names
+
+
 class YieldFinder(cst.CSTVisitor):
     def __init__(self) -> None:
         self.found = False

@@ -23,6 +23,7 @@ from jaxlint.analysis.syntax import (
     StmtLoc,
     by_tick,
     dotted,
+    names_in,
 )
 from jaxlint.analysis.values import (
     EMPTY,
@@ -126,20 +127,7 @@ def _collecting_call(stmt: cst.CSTNode) -> bool:
 
 
 def _mentions(node: cst.CSTNode, names: set[str]) -> bool:
-    finder = _NameFinder(names)
-    node.visit(finder)
-    return finder.found
-
-
-class _NameFinder(cst.CSTVisitor):
-    def __init__(self, names: set[str]) -> None:
-        self.names = names
-        self.found = False
-
-    def visit_Name(self, node: cst.Name) -> bool:
-        if node.value in self.names:
-            self.found = True
-        return False
+    return not names.isdisjoint(names_in(node))
 
 
 class _SmallStatements(cst.CSTVisitor):
