@@ -19,7 +19,9 @@ from jaxlint.rules.base import (
 class UnsyncedTimer(Rule):
     """## What it does
     Finds a timed region (a timer read, JAX work, a later timer read subtracted from the first)
-    whose JAX work is not waited for before the clock is read at its end.
+    whose JAX work is not waited for before the clock is read at its end. A timing
+    decorator's region is reported at each decorated function whose work its wrapper leaves
+    running (the fix waits in the wrapper).
 
     ## Why is this bad?
     JAX dispatches work asynchronously: `y = f(x)` returns as soon as the computation is

@@ -18,7 +18,11 @@ class CompileInRegion(Rule):
     """## What it does
     Finds the first call of a jitted function (`jax.jit`, `pmap`, `@partial(jax.jit, ...)`,
     `nnx.jit`, `eqx.filter_jit`) inside a timed region: no call of the same function object
-    happens earlier on the path, and it was not compiled ahead with `.lower(...).compile()`.
+    (with the same static arguments) happens earlier on the path, and it was not compiled
+    ahead with `.lower(...).compile()`. Also a call of eager `jax.lax` control flow
+    (`while_loop`, `scan`, `fori_loop`, ...) over a function made anew on each call, which
+    compiles on every call (no fix: a warm-up does not help). A progress log read on every
+    round of a loop is not reported for its first round's compile.
 
     ## Why is this bad?
     A jitted function traces and compiles on its first call, synchronously. The region then
