@@ -9,6 +9,17 @@ from pathlib import Path
 
 from helpers import run
 
+
+def _package(root: Path, name: str, **modules: str) -> Path:
+    """A package ``name`` under ``root`` with an empty ``__init__`` (unless given) and the
+    modules given as name=source."""
+    pkg = root / name
+    pkg.mkdir()
+    modules.setdefault("__init__", "")
+    for module, source in modules.items():
+        (pkg / f"{module}.py").write_text(source)
+    return pkg
+
 UTILS = '''\
 import jax
 import numpy as np
@@ -60,11 +71,7 @@ def main():
 
 
 def test_helpers_of_another_module_take_the_branch_of_their_default(tmp_path: Path) -> None:
-    pkg = tmp_path / "proj"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "utils.py").write_text(UTILS)
-    (pkg / "bench.py").write_text(BENCH)
+    _package(tmp_path, "proj", utils=UTILS, bench=BENCH)
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj", cwd=tmp_path)
     assert lint.returncode == 1, lint.stderr
     lines = lint.stdout.splitlines()
@@ -135,11 +142,7 @@ def test_classes_of_the_projects_jax_modules_are_judged_as_a_jax_librarys(
     """A class of another module of the project that uses JAX is judged as a JAX library's
     class: its instance called on data computes (``model(x)``), and an instance made with
     JAX values holds them (``data.tokens``)."""
-    pkg = tmp_path / "proj"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "model.py").write_text(MODEL)
-    (pkg / "bench.py").write_text(USE)
+    _package(tmp_path, "proj", model=MODEL, bench=USE)
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
     assert lint.returncode == 1, lint.stderr
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
@@ -203,12 +206,8 @@ def test_helpers_calling_a_third_module_are_followed_and_cached(tmp_path: Path) 
     """scenic's trainer times ``evaluate`` of its eval module, which copies each step's
     metrics to the host through ``train_utils.unreplicate_and_get`` of a third module. The
     warm cache of the trainer's result depends on that third module too."""
-    pkg = tmp_path / "proj"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "train_utils.py").write_text(TRAIN_UTILS)
-    (pkg / "evaluation.py").write_text(EVALUATION)
-    (pkg / "trainer.py").write_text(TRAINER)
+    pkg = _package(tmp_path, "proj", train_utils=TRAIN_UTILS, evaluation=EVALUATION,
+                   trainer=TRAINER)
     args = (sys.executable, "-m", "jaxlint", "proj/trainer.py")  # with the cache
     lint = run(*args, cwd=tmp_path)
     assert lint.returncode == 1, lint.stderr
@@ -228,16 +227,13 @@ def test_functions_made_by_a_projects_objects_compute(tmp_path: Path) -> None:
     """whisper-jax's benchmark: ``PjitPartitioner`` (re-exported by the package's
     ``__init__``, which never names jax) makes ``p_generate`` of a function; calling it
     computes, and the timed loop drops the results unsynced."""
-    pkg = tmp_path / "zoo"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("from .partitioner import Partitioner\n")
-    (pkg / "partitioner.py").write_text(
+    _package(tmp_path, "zoo", __init__="from .partitioner import Partitioner\n", partitioner=(
         "import jax\n\n\n"
         "class Partitioner:\n"
         "    def __init__(self, num_partitions=1):\n"
         "        self.num_partitions = num_partitions\n\n"
         "    def partition(self, fn, in_axis_resources=None):\n"
-        "        return jax.jit(fn)\n")
+        "        return jax.jit(fn)\n"))
     (tmp_path / "bench.py").write_text(
         "import time\n\n"
         "import numpy as np\n\n"
@@ -261,17 +257,13 @@ def test_objects_typed_with_a_projects_class_compute(tmp_path: Path) -> None:
     """evojax's Trainer takes ``solver: NEAlgorithm`` (a class of the project's JAX code):
     ``solver.ask()`` gives what it computed, and ``solver.tell(fitness=scores)`` computes
     on the JAX values it is given."""
-    pkg = tmp_path / "evo"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "algo.py").write_text(
+    _package(tmp_path, "evo", algo=(
         "import jax.numpy as jnp\n\n\n"
         "class NEAlgorithm:\n"
         "    def ask(self):\n"
         "        raise NotImplementedError\n\n"
         "    def tell(self, fitness):\n"
-        "        raise NotImplementedError\n")
-    (pkg / "trainer.py").write_text(
+        "        raise NotImplementedError\n"), trainer=(
         "import time\n\n"
         "import jax.numpy as jnp\n\n"
         "from evo.algo import NEAlgorithm\n\n\n"
@@ -284,7 +276,7 @@ def test_objects_typed_with_a_projects_class_compute(tmp_path: Path) -> None:
         "            scores = jnp.sum(params ** 2, axis=-1).block_until_ready()\n"
         "            start = time.perf_counter()\n"
         "            self.solver.tell(fitness=scores)\n"
-        "            print('tell', time.perf_counter() - start)\n")
+        "            print('tell', time.perf_counter() - start)\n"))
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "evo", cwd=tmp_path)
     assert lint.returncode == 1, lint.stderr
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
@@ -346,12 +338,7 @@ def test_a_timing_helper_module_without_jax_is_judged_by_its_callers(tmp_path: P
     """Issue 12 item 6: the region is in a helper module that never names jax; only its
     callers know the work is JAX's. The helper's finding is reported in the helper, for the
     helper that a caller gives JAX work (time_it), not for one given NumPy work (wall)."""
-    pkg = tmp_path / "benchkit"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "bench_utils.py").write_text(BENCH_UTILS)
-    (pkg / "kernels.py").write_text(KERNELS)
-    (pkg / "run.py").write_text(RUN)
+    _package(tmp_path, "benchkit", bench_utils=BENCH_UTILS, kernels=KERNELS, run=RUN)
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "benchkit", cwd=tmp_path)
     assert lint.returncode == 1, lint.stderr
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
@@ -363,12 +350,7 @@ def test_a_timing_helper_module_without_jax_is_judged_by_its_callers(tmp_path: P
 
 def test_a_new_caller_of_a_timing_helper_makes_its_cached_result_stale(
         tmp_path: Path) -> None:
-    pkg = tmp_path / "benchkit"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    (pkg / "bench_utils.py").write_text(BENCH_UTILS)
-    (pkg / "kernels.py").write_text(KERNELS)
-    (pkg / "run.py").write_text(RUN)
+    pkg = _package(tmp_path, "benchkit", bench_utils=BENCH_UTILS, kernels=KERNELS, run=RUN)
     args = (sys.executable, "-m", "jaxlint", "benchkit")  # with the cache
     first = run(*args, cwd=tmp_path)
     assert [line.split(" ")[0] for line in first.stdout.splitlines()] == [
