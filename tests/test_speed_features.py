@@ -156,3 +156,40 @@ def test_a_notebook_is_judged_by_its_code_cells(tmp_path: Path) -> None:
                 "y = jnp.ones(3) * 2\nprint(time.perf_counter() - t0)\n", printed)))
     result = jaxlint("--no-cache", "bench.ipynb", cwd=tmp_path)
     assert result.stdout.startswith("bench.ipynb:cell 2:5:7: JAX101 "), result.stdout
+
+
+SAME_NAMED_TIMERS = '''\
+import contextlib
+import time
+
+import jax.numpy as jnp
+
+
+class Plain:
+    def timed(self):
+        return None
+
+
+class Timer:
+    @contextlib.contextmanager
+    def timed(self):
+        t0 = time.perf_counter()
+        yield
+        print(time.perf_counter() - t0)
+
+
+def run(x):
+    with Timer().timed():
+        y = jnp.dot(x, x)
+    return y
+'''
+
+
+def test_generators_are_told_apart_when_functions_share_a_name() -> None:
+    """Which functions are generators is read from CPython's tree by name; where two
+    functions of one name differ (a plain ``timed`` and a ``@contextmanager`` one), each is
+    still judged by its own body, so the timer is found."""
+    found = lint_source(SAME_NAMED_TIMERS.encode(), "timers.py")
+    assert [(f.code, f.line) for f in found] == [("JAX101", 21)]
+    plain_only = SAME_NAMED_TIMERS.replace("Timer().timed()", "Plain().timed()")
+    assert lint_source(plain_only.encode(), "timers.py") == []

@@ -24,6 +24,7 @@ from jaxlint.analysis.syntax import (
     annotated_fields,
     base_name,
     dotted,
+    generator_verdicts,
     is_const_string,
     literal_text,
     literal_truth,
@@ -847,9 +848,17 @@ class Calls:
         if not self._may_yield:
             return False
         found = self._generators.get(node)
+        if found is None and self._verdicts is None:
+            self._verdicts = generator_verdicts(self._code) or {}
         if found is None:
-            # Generating the body's text is twice as fast as visiting it; visit (to leave
-            # out nested functions) only a body that spells ``yield``.
+            verdicts = self._verdicts.get(node.name.value, frozenset()) if self._verdicts else ()
+            if len(verdicts) == 1:
+                found = next(iter(verdicts))  # every function of that name agrees
+                self._generators[node] = found
+                return found
+            # Same-named functions that differ (or none CPython saw): generating the body's
+            # text is twice as fast as visiting it; visit (to leave out nested functions)
+            # only a body that spells ``yield``.
             found = "yield" in self.module.code_for_node(node.body)
             if found:
                 finder = YieldFinder()

@@ -87,8 +87,11 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         """``code``: the module's text, if the caller has it (saves generating it)."""
         self.module = module
         # Finding generators walks a function's whole body; most modules have none at all.
-        self._may_yield = "yield" in (module.code if code is None else code)
+        self._code = module.code if code is None else code
+        self._may_yield = "yield" in self._code
         self._generators: dict[cst.CSTNode, bool] = {}
+        # per function name, whether its definitions are generators (see _is_generator)
+        self._verdicts: dict[str, frozenset[bool]] | None = None
         # Every ``a`` and ``a.b`` that is the start of a dotted name ever bound (``a.b.c``):
         # rebinding a name that is none of them has no attribute paths to forget, which
         # keeps binding constant-time in modules with thousands of names.

@@ -3,6 +3,7 @@ string literals, parameters, whether a function body yields."""
 
 from __future__ import annotations
 
+import ast
 import builtins
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -62,6 +63,43 @@ def names_in(node: cst.CSTNode) -> set[str]:
     found = _Names()
     node.visit(found)
     return found.names
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def generator_verdicts(code: str) -> dict[str, frozenset[bool]] | None:
+    """For each function name ``def``-ined in ``code``, whether its definitions are
+    generators (their own bodies ``yield``, nested functions and lambdas left out): {True},
+    {False}, or both when same-named functions differ. None if CPython cannot parse it.
+
+    CPython's parser and a walk of its tree cost a fraction of generating each function's
+    text from libcst's tree, which is what answering per function would take."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    found: dict[str, set[bool]] = {}
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            own = False
+            inner: list[ast.AST] = list(node.body)
+            while inner:
+                sub = inner.pop()
+                if isinstance(sub, (ast.Yield, ast.YieldFrom)):
+                    own = True
+                if isinstance(sub, _SCOPES):
+                    stack.append(sub)  # its own scope, judged on its own
+                else:
+                    inner.extend(ast.iter_child_nodes(sub))
+            found.setdefault(node.name, set()).add(own)
+            stack.extend(node.decorator_list)
+            stack.append(node.args)
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+    return {name: frozenset(v) for name, v in found.items()}
 
 
 class YieldFinder(cst.CSTVisitor):
