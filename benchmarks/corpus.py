@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
-"""Fetch the pinned benchmark corpus: released sources of jax, flax, optax, equinox, brax, dm-haiku.
+"""Fetch the pinned benchmark corpus: jax, flax, optax, equinox, brax, dm-haiku (released, git).
 
-Each entry of ``corpus.json`` names a project, an exact version, the archive's file name and its
+``corpus.json`` holds two kinds of entry. The released sources (kind "sdist", or "wheel") are
+what a user installs; the repositories (kind "git") are what a developer lints: the same
+projects at pinned commits with their tests, examples and notebooks, which the source
+distributions leave out (jax's sdist has no tests/).
+
+A **sdist** (or wheel) entry names a project, an exact version, the archive's file name and its
 sha256. For each one this script
 
   1. downloads the archive with pip into ``.cache/dl/`` unless a file with the right sha256 is
@@ -10,6 +15,12 @@ sha256. For each one this script
   2. checks its sha256 against ``corpus.json`` (a mismatch is an error, and the file is removed);
   3. extracts it into ``.cache/corpus/NAME-VERSION/`` with the archive's top folder stripped.
 
+A **git** entry names a project, a public GitHub repository ``owner/name`` and a full 40-hex
+commit. The commit is exported into ``.cache/corpus/NAME-COMMIT12/`` by the labelled corpus's
+fetcher (``corpus/fetch.py``: ``git archive`` from a mirror, ``/work/.mirror`` or
+``$JAXLINT_CORPUS_MIRROR``, or a bare clone; regular files only, unsafe names refused, nothing
+from the repository run). Its "version" is the commit's first 12 hex digits.
+
 Idempotent: a verified archive is not downloaded again, and a tree whose marker file records the
 same sha256 is not extracted again. ``--from DIR`` takes archives from a local folder first (for a
 machine without the package index); they are checked all the same.
@@ -17,7 +28,7 @@ machine without the package index); they are checked all the same.
 ``--no-binary NAME`` rather than ``:all:``: pip still reads an sdist's metadata with its build
 backend, and ``:all:`` would make it build setuptools/hatchling/flit from source first.
 
-Usage:  python benchmarks/corpus.py [--from DIR] [--quiet]
+Usage:  python benchmarks/corpus.py [--from DIR] [--mirror-dir DIR] [--quiet]
 Prints the corpus folder on stdout (the last line).
 """
 
@@ -25,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import shutil
 import subprocess
@@ -46,8 +58,38 @@ class CorpusError(RuntimeError):
 
 
 def load_spec() -> list[dict]:
+    """The entries of corpus.json; a git entry gets its "version" (the commit's first 12 hex
+    digits) and its "sha256" stands for its pin (the commit) in reports."""
     with SPEC.open(encoding="utf-8") as f:
-        return json.load(f)["projects"]
+        entries = json.load(f)["projects"]
+    for e in entries:
+        if e.get("kind") == "git":
+            e.setdefault("version", e["commit"][:12])
+            e.setdefault("sha256", e["commit"])
+    return entries
+
+
+def _labelled_corpus_fetcher():
+    """corpus/fetch.py, the one git exporter of this repository (a script, not a package)."""
+    path = HERE.parent / "corpus" / "fetch.py"
+    spec = importlib.util.spec_from_file_location("jaxlint_corpus_fetch", path)
+    if spec is None or spec.loader is None:  # pragma: no cover - the file is in the repo
+        raise CorpusError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def export_git(entry: dict, mirror: Path | None, log) -> Path:
+    fetch = _labelled_corpus_fetcher()
+    dest = project_dir(entry)
+    if not (dest / fetch.MARKER).is_file():
+        log(f"exporting {entry['repo']} at {entry['commit'][:12]} ...")
+    CORPUS_DIR.mkdir(parents=True, exist_ok=True)
+    try:
+        return fetch.extract_git(entry, mirror, root=dest)
+    except fetch.FetchError as e:
+        raise CorpusError(str(e)) from e
 
 
 def sha256(path: Path) -> str:
@@ -138,15 +180,18 @@ def extract(archive: Path, entry: dict, log) -> Path:
     return dest
 
 
-def ensure_corpus(local: Path | None = None, quiet: bool = False) -> Path:
+def ensure_corpus(local: Path | None = None, quiet: bool = False,
+                  mirror: Path | None = None) -> Path:
     def log(msg: str) -> None:
         if not quiet:
             print(msg, file=sys.stderr)
 
     wanted = set()
     for entry in load_spec():
-        archive = download(entry, local, log)
-        extract(archive, entry, log)
+        if entry.get("kind") == "git":
+            export_git(entry, mirror, log)
+        else:
+            extract(download(entry, local, log), entry, log)
         wanted.add(project_dir(entry).name)
     # Remove trees of versions no longer pinned, so the corpus is exactly the spec.
     for child in CORPUS_DIR.iterdir():
@@ -175,17 +220,21 @@ def count(root: Path) -> tuple[int, int, int]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--from", dest="local", type=Path, help="folder with the archives (offline)")
+    ap.add_argument("--mirror-dir", type=Path,
+                    help="folder of bare git mirrors (owner+name/repo) for the git entries")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     try:
-        root = ensure_corpus(args.local, args.quiet)
+        root = ensure_corpus(args.local, args.quiet, args.mirror_dir)
     except CorpusError as e:
         print(f"corpus.py: error: {e}", file=sys.stderr)
         return 1
     if not args.quiet:
         for entry in load_spec():
             n, lines, _ = count(project_dir(entry))
-            print(f"{entry['name']}=={entry['version']}: {n} files, {lines} lines", file=sys.stderr)
+            kind = entry.get("kind", "sdist")
+            print(f"{entry['name']} {entry['version']} ({kind}): {n} files, {lines} lines",
+                  file=sys.stderr)
     print(root)
     return 0
 

@@ -308,9 +308,10 @@ def _safe_rel(name: str) -> str | None:
     return str(p)
 
 
-def extract_git(source: dict, mirror: Path | None = None) -> Path:
-    """Export the source's commit into its src_root (regular files only)."""
-    root = src_root(source)
+def extract_git(source: dict, mirror: Path | None = None, root: Path | None = None) -> Path:
+    """Export the source's commit into ``root`` (its src_root by default; regular files
+    only)."""
+    root = src_root(source) if root is None else root
     if _done(root, source["commit"]):
         return root
     git_dir = find_git_dir(source, mirror)
