@@ -59,6 +59,7 @@ def import_roots(path: str) -> list[str]:
 
 
 MAX_DEPTH = 3  # modules followed from the linted file: those it imports, and two more
+MAX_REEXPORTS = 4  # re-exports followed from one name (``from .sub import name``)
 MAX_CALLERS = 200  # files of a timing helper's package looked through for its callers
 
 # The index of the file being linted. A module's exports, cached for the whole run, look up
@@ -97,6 +98,43 @@ def _reexport(data: bytes, name: str) -> str | None:
     return found.group(1).decode() if found else None
 
 
+def _from_imports(path: str, module: str) -> dict[str, str]:
+    """``{name: absolute origin}`` of the ``from X import name [as other]`` statements at
+    the top level of ``path`` (module ``module``), also inside ``try``/``if`` blocks there."""
+    import ast
+
+    try:
+        tree = ast.parse(read(path))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    package = module if os.path.basename(path) == "__init__.py" else module.rpartition(".")[0]
+    out: dict[str, str] = {}
+    todo: list[ast.stmt] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Try, ast.If)):
+            todo.extend(node.body)
+            todo.extend(node.orelse)
+            if isinstance(node, ast.Try):
+                for handler in node.handlers:
+                    todo.extend(handler.body)
+            continue
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            parts = package.split(".") if package else []
+            if node.level - 1 > len(parts):
+                continue
+            base = ".".join(parts[:len(parts) - (node.level - 1)])
+            source = ".".join(p for p in (base, node.module or "") if p)
+        else:
+            source = node.module or ""
+        for alias in node.names:
+            if alias.name != "*" and source:
+                out.setdefault(alias.asname or alias.name, f"{source}.{alias.name}")
+    return out
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
@@ -121,6 +159,10 @@ class ProjectIndex(Mapping[str, "Value"]):
         # module -> True if it names jax, else its text (or b"")
         self._computes: dict[str, bool | bytes] = parent._computes if parent is not None else {}
         self._busy: set[str] = parent._busy if parent is not None else set()
+        # module file -> {name: where it imports it from} (see ``_imported_from``)
+        self._imports: dict[str, dict[str, str]] = parent._imports if parent is not None else {}
+        # module file -> whether it may define a timer (see ``may_time``)
+        self._may_time: dict[str, bool] = parent._may_time if parent is not None else {}
 
     def _sink(self) -> ProjectIndex:
         """Where to record what is read and missed: the linted file's index."""
@@ -259,6 +301,33 @@ class ProjectIndex(Mapping[str, "Value"]):
                 return False
         return False
 
+    def may_time(self, qualified: str) -> bool:
+        """Whether ``qualified`` may be a timer: the module it comes from can define one
+        (``settings.may_define_timer``), or names it as imported from elsewhere (a package's
+        ``__init__`` re-exporting it). Reads the module's bytes, never analyses them: a
+        ``with`` item outside any timing is looked up only when this says yes."""
+        from jaxlint.settings import may_define_timer
+
+        parts = qualified.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            path = self._file_for(".".join(parts[:i]))
+            if path is None:
+                continue
+            key = os.path.abspath(path)
+            self._sink().used.add(key)
+            found = self._may_time.get(key)
+            if found is None:
+                try:
+                    data = read(path)
+                except OSError:
+                    data = b""
+                imported = re.search(rb"import[ \t]+(?:\([^)]*|[^\n]*)\b"
+                                     + re.escape(parts[i].encode()) + rb"\b", data)
+                found = self._may_time[key] = (may_define_timer(data, self.extras)
+                                               or imported is not None)
+            return found
+        return False
+
     def __getitem__(self, key: str) -> Value:
         _linting.append(self if not _linting else _linting[-1])
         try:
@@ -266,13 +335,26 @@ class ProjectIndex(Mapping[str, "Value"]):
         finally:
             _linting.pop()
 
-    def _lookup(self, key: str) -> Value:
+    def _lookup(self, key: str, hops: int = 0) -> Value:
         module, _, name = key.rpartition(".")
         if not module:
             raise KeyError(key)
         exported = self._exports(module)
         if name in exported:
             return exported[name]
+        # ``from proj import Timer`` where proj/__init__.py says ``from .timing import Timer``.
+        # Timers only: what a package re-exports of its own work is judged by its name, as
+        # before (flax's ``nnx`` is a JAX library to the files of flax's own repository too).
+        origin = self._imported_from(module, name) if hops < MAX_REEXPORTS else None
+        if origin is not None and origin != key:
+            from jaxlint.analysis.values import TimerFactory, TimerObject
+
+            try:
+                found = self._lookup(origin, hops + 1)
+            except KeyError:
+                found = None
+            if isinstance(found, (TimerFactory, TimerObject)):
+                return found
         # ``utils.chrono.log_timing``: a timer method of an object the module exports
         owner, _, obj = module.rpartition(".")
         if owner and self._file_for(module) is None:
@@ -282,6 +364,19 @@ class ProjectIndex(Mapping[str, "Value"]):
             if isinstance(holder, TimerObject) and name in holder.methods:
                 return TimerFactory()
         raise KeyError(key)
+
+    def _imported_from(self, module: str, name: str) -> str | None:
+        """Where ``module`` imports ``name`` from (``from .timing import Timer``, also with
+        ``as``), as an absolute dotted name: a package re-exporting what a submodule
+        defines. Read with CPython's parser from the module's top-level imports."""
+        path = self._file_for(module)
+        if path is None:
+            return None
+        key = os.path.abspath(path)
+        imports = self._imports.get(key)
+        if imports is None:
+            imports = self._imports[key] = _from_imports(path, module)
+        return imports.get(name)
 
     def __contains__(self, key: object) -> bool:
         if not isinstance(key, str):

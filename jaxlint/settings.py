@@ -100,6 +100,22 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     return any(n in data for n in _CLOCK_NAMES) or any(p.search(data) for p in _TIME_FUNCTION)
 
 
+# A call of something named like a timer (``return utils.Timer(name)``): a factory handing
+# out another module's timer. Not a ``def`` of one, nor a name that only ends like one
+# (``globaltimer(``).
+_TIMER_CALL = re.compile(rb"(?<!def )(?<![A-Za-z0-9])_*(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|"
+                         rb"[Ss]topwatch|[Cc]hrono)\w*\s*\(")
+
+
+def may_define_timer(source: bytes, extras: Extras = NO_EXTRAS) -> bool:
+    """Whether a module's bytes can define a timer (a class or ``@contextmanager`` that
+    reads a clock, a library timer's wrapper, a factory of another module's timer). Never
+    false for such a module: the project index skips analysing the module of a ``with``
+    item that is not timed otherwise when this says no (jax's ``with ir.Context():``)."""
+    return (might_matter(source, extras, project=True)
+            or _TIMER_CALL.search(source) is not None)
+
+
 def for_file(path: str, config: Any, modules: dict[str, Any] | None,
              select: Collection[str] | None = None, ignore: Collection[str] = (),
              honour_noqa: bool = True) -> Settings:

@@ -137,3 +137,53 @@ def test_timer_methods_of_another_modules_object(tmp_path: Path) -> None:
     assert lint.returncode == 1, lint.stderr
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
             if line.startswith("proj/")] == [["proj/train.py:11:10:", "JAX101"]], lint.stdout
+
+
+REEXPORTED = '''\
+import jax
+import jax.numpy as jnp
+
+import proj
+from proj import Timer as Stopwatch
+from proj import scopes
+
+f = jax.jit(lambda a: a @ a)
+
+
+def main():
+    x = jnp.ones((8, 8))
+    f(x).block_until_ready()
+    with proj.Timer("through the package"):
+        y = f(x)
+    with Stopwatch("renamed"):
+        y = f(y)
+    with scopes.scope("names a region, reads no clock"):
+        y = f(y)
+    return y
+'''
+
+SCOPES = '''\
+import contextlib
+
+
+@contextlib.contextmanager
+def scope(name):
+    yield name
+'''
+
+
+def test_timers_a_package_reexports(tmp_path: Path) -> None:
+    """``proj/__init__.py`` saying ``from .timing import Timer``: the timer is followed
+    through the package to the module that defines it, under any name it is imported as.
+    A context manager of a module that reads no clock times nothing."""
+    pkg = tmp_path / "proj"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .timing import Timer  # noqa: F401\n")
+    (pkg / "timing.py").write_text(UTILS)
+    (pkg / "scopes.py").write_text(SCOPES)
+    (pkg / "bench.py").write_text(REEXPORTED)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/bench.py:14:10:", "JAX101"],
+                                             ["proj/bench.py:16:10:", "JAX101"]], lint.stdout

@@ -210,16 +210,23 @@ class Calls:
             return None
         if isinstance(callee, TimerFactory):
             return TimedBlock()
-        if (callee is None or isinstance(callee, JaxVal)) and any(
-                isinstance(v, JaxVal) for v in values):
-            # an unknown function (a parameter, what a library returned) given JAX values
+        if isinstance(callee, JaxVal) or (callee is None and any(
+                isinstance(v, JaxVal) for v in values)):
+            # an unknown function (a parameter, what a library returned) given JAX values,
+            # or a function that JAX work returned (another module's factory of a closure):
+            # what it returns is of JAX, and a sync of it waits for the work before it
             return self._opaque()
         return None
 
     def _call_ref(self: FlowAnalysis, q: str, node: cst.Call, st: State) -> Value:
         kind = self._classify(q)
-        if kind is CallKind.UNKNOWN and (st.reads or self._timing_harness or self._under_timer
-                                         or self._with_item):
+        # The project index answers for calls made while a clock reading is held (it may
+        # start a region), not merely after a clock was read: a stamp formatted into a file
+        # name (``f"{time.time_ns()}-trace.json"``) or a seed starts nothing. A ``with``
+        # item outside timing is looked up only if its module may define a timer.
+        if kind is CallKind.UNKNOWN and (
+                st.timers or self._timing_harness or self._under_timer
+                or (self._with_item and self._may_time(q))):
             known = self._from_index(q)
             if known is not None:
                 return self._call_value(known, node, st)
@@ -638,9 +645,10 @@ class Calls:
                    args: list[tuple[str | None, str, Value]], self_value: Value,
                    st: State) -> Value:
         params = self._bind_params(fn, args, self_value)
-        # A function called while a clock runs is analysed with the project index too: the
-        # sync or the work it hides may come from another module (``unreplicate_and_get``).
-        timed = bool(st.reads) and not self._under_timer
+        # A function called while a clock runs (a reading is held) is analysed with the
+        # project index too: the sync or the work it hides may come from another module
+        # (``unreplicate_and_get``).
+        timed = bool(st.timers) and not self._under_timer
         if timed:
             self._under_timer += 1
         if self.frame is self._module_frame and not self.frame.loop_stmts:
@@ -685,7 +693,14 @@ class Calls:
                 self._sync(result, st, transfer=not summary.waits)
                 return result
         elif summary.work and summary.leaves_work:
-            return self._dispatch(node, values, st)
+            result = self._dispatch(node, values, st)
+            if isinstance(summary.result, Func):
+                # A factory that dispatched work and returns a closure over it
+                # (neural-tangents' ``predict_fn = gradient_descent_mse_ensemble(...)``): the
+                # work is pending here, and calling the closure is analysed, so a sync of
+                # what it returns waits for that work too (dispatch order).
+                return summary.result
+            return result
         elif summary.work and summary.own_by_transfer:
             result = self._dispatch(node, values, st)
             self._sync(result, st, transfer=True)

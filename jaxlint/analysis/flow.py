@@ -280,6 +280,12 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
                 return self.index[key]
         return None
 
+    def _may_time(self, q: str) -> bool:
+        """Whether ``q`` may be a timer of another module (``ProjectIndex.may_time``): a
+        ``with`` item is looked up in the index only then."""
+        may_time = getattr(self.index, "may_time", None)
+        return True if may_time is None else bool(may_time(self.absolute(q)))
+
     def _project_computes(self, q: str) -> bool:
         """Whether ``q`` is of a project module that uses JAX (``ProjectIndex.computes``)."""
         computes = getattr(self.index, "computes", None)
@@ -449,8 +455,13 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
 
         Computed when asked: a module imported for one function is not analysed whole.
         What the function calls of other modules is looked up in the index, as for a call
-        made with a clock running."""
+        made with a clock running. A timer the module imports from another module of the
+        project (a package's ``__init__`` re-exporting ``Timer``) is answered by that
+        module, through the index."""
         value = self.globals.get(name)
+        if isinstance(value, Ref):
+            found = self._from_index(value.name)
+            return found if isinstance(found, (TimerFactory, TimerObject)) else None
         if self._is_timer(value):
             return TimerFactory()
         if isinstance(value, Instance):
