@@ -10,7 +10,7 @@ import sys
 import tokenize
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from jaxlint import __version__, output
@@ -212,12 +212,15 @@ _MODULES: dict[str, dict[str, object]] = {}  # a worker process's project-index 
 def _check_one(path: str, data: bytes, args: argparse.Namespace, config: Config) -> Run:
     """One file's results; runs in a worker process under --jobs."""
     run = Run()
-    _check_file(path, args, run, config, _MODULES, data)
+    _check_file(path, args, run, config, _MODULES, data, prefiltered=True)
     return run
 
 
 def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
-                modules: dict[str, dict[str, object]], data: bytes | None = None) -> None:
+                modules: dict[str, dict[str, object]], data: bytes | None = None,
+                prefiltered: bool = False) -> None:
+    """``prefiltered``: ``data`` passed ``might_matter`` already (``_check_all`` judged it;
+    for a file that passes on a clock's name, that took a parse by CPython)."""
     if data is None:
         try:
             data = read(path)
@@ -227,11 +230,14 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
     if b"\0" in data:  # reported whatever the file says: no Python source holds NUL
         _error(run, path, "binary file (contains NUL bytes), skipped")
         return
-    if not might_matter(data, config.extras, project=not args.no_index):
+    if not prefiltered and not might_matter(data, config.extras, project=not args.no_index):
         return
     notebook = path.endswith(".ipynb")
     try:
         settings = _settings(path, args, config, modules)
+        if not notebook:
+            # judged above (or by _check_all): the engine need not judge the bytes again
+            settings = replace(settings, prefilter=False)
         if settings.index is not None:
             run.deps = settings.index.used  # type: ignore[attr-defined]
             run.absent = settings.index.absent  # type: ignore[attr-defined]
@@ -714,7 +720,7 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
                 # Recorded before it is checked: a Ctrl-C held until its fix was written
                 # (see _interrupt_deferred) arrives with the file's record filled in.
                 done[n] = Run()
-                _check_file(path, args, done[n], config, modules, data)
+                _check_file(path, args, done[n], config, modules, data, prefiltered=True)
                 progress.step()
     except KeyboardInterrupt:
         run.interrupted = True  # report what was done before it (and cache none of it)

@@ -6,12 +6,20 @@ finding without importing libcst at all.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from jaxlint.analysis.names import LIBRARY_TIMERS, NO_EXTRAS, Extras
+from jaxlint.analysis.names import (
+    HARNESS_TIMERS,
+    HARNESSES,
+    LIBRARY_TIMERS,
+    NO_EXTRAS,
+    TIMERS,
+    Extras,
+)
 
 
 @dataclass(frozen=True)
@@ -68,8 +76,78 @@ _LIBRARY_TIMER_MODULES = tuple(sorted({n.split(".")[-2].encode() for n in LIBRAR
 _JAX_NAMES = (b"jax", b"flax", b"optax", b"equinox", b"haiku", b"chex", b"diffrax")
 
 
+# The clock functions' and harnesses' own names (``perf_counter``, ``time``, ``now``,
+# ``timeit``), and the methods and builtins that turn a reading into text, which no region
+# can subtract
+_CLOCK_FUNCTIONS = frozenset(q.rsplit(".", 1)[1] for q in (*TIMERS, *HARNESSES, *HARNESS_TIMERS))
+_CLOCK_MODULES = frozenset(q.split(".", 1)[0] for q in (*TIMERS, *HARNESSES, *HARNESS_TIMERS))
+# ``t0 = time.perf_counter()``, ``- time.time()``, ``datetime.now() -``: a reading kept or
+# subtracted, which needs no parse to tell
+_READING = (rb"(?:\b(?:perf_counter|monotonic|process_time|thread_time)(?:_ns)?|"
+            rb"\btime\.time(?:_ns)?|\bdefault_timer|\.(?:utc)?now)\(\s*\)")
+_PLAIN_READING = re.compile(rb"[=-]\s*[\w.]*?" + _READING + rb"|" + _READING + rb"\s*-")
+_AS_TEXT_METHODS = frozenset({"strftime", "isoformat", "ctime"})
+_AS_TEXT_CALLS = frozenset({"str", "repr"})
+
+
+def reads_a_clock(source: str | bytes) -> bool:
+    """Whether the module names a clock function anywhere but in a reading made into text
+    at once (``f"{time.time_ns()}-trace.json"``, ``datetime.now().isoformat()``), judged
+    from CPython's tree. A timed region pairs two readings by subtracting them, so a file
+    whose only clock readings become text holds none; the bytes alone cannot tell
+    (``ir.Location.unknown()`` spells ``now(``). True when CPython cannot parse it."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    # Names bound to a clock module or its ``datetime`` class (``import time as t``), and
+    # to a clock function (``from time import perf_counter as clock``)
+    modules: set[str] = set()
+    functions: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update((a.asname or a.name).split(".", 1)[0] for a in node.names
+                           if a.name.split(".", 1)[0] in _CLOCK_MODULES)
+        elif isinstance(node, ast.ImportFrom) and node.module in _CLOCK_MODULES:
+            for a in node.names:
+                if a.name in _CLOCK_FUNCTIONS:
+                    functions.add(a.asname or a.name)
+                elif a.name[:1].isupper() or a.name == "datetime":
+                    modules.add(a.asname or a.name)  # ``from datetime import datetime``
+    as_text: set[int] = set()  # calls whose result is made text at once (by their parent)
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
+    while stack:
+        node, parent = stack.pop()
+        # (pre-order: a parent marks the call below it before the call is reached)
+        if isinstance(node, ast.FormattedValue) and isinstance(node.value, ast.Call):
+            as_text.add(id(node.value))
+        elif (isinstance(node, ast.Attribute) and node.attr in _AS_TEXT_METHODS
+              and isinstance(node.value, ast.Call)):
+            as_text.add(id(node.value))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in _AS_TEXT_CALLS):
+            as_text.update(id(a) for a in node.args if isinstance(a, ast.Call))
+        named = (isinstance(node, ast.Attribute) and node.attr in _CLOCK_FUNCTIONS
+                 and _base_name(node) in modules) or (
+            isinstance(node, ast.Name) and node.id in functions)
+        if named and not (isinstance(parent, ast.Call) and parent.func is node
+                          and id(parent) in as_text):
+            return True
+        stack.extend((child, node) for child in ast.iter_child_nodes(node))
+    return False
+
+
+def _base_name(node: ast.Attribute) -> str | None:
+    """``time`` of ``time.perf_counter``, ``datetime`` of ``datetime.datetime.now``."""
+    value = node.value
+    while isinstance(value, ast.Attribute):
+        value = value.value
+    return value.id if isinstance(value, ast.Name) else None
+
+
 def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool = False) -> bool:
-    """Whether ``source`` can hold a finding, judged from its bytes alone.
+    """Whether ``source`` can hold a finding, judged from its bytes and, for a file that
+    passes on a clock's name alone, CPython's tree (``reads_a_clock``).
 
     A finding needs a timed region or a harness: a read of a clock from ``time`` or
     ``timeit`` (so the file imports one and spells a clock function's name), ``timeit``, a
@@ -77,7 +155,8 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     timers. It also needs JAX work: the file names jax or a JAX library, one of the project's
     own work or sync names, or (``project``: with the project index on) any name it imports
     from the project. Never false for a file with a finding (a test checks this on every
-    fixture and on the holdout scripts), and about a thousand times cheaper than parsing.
+    fixture and on the holdout scripts). The bytes' test is about a thousand times cheaper
+    than libcst's parse; CPython's parse, for the files it is left to, about ten times.
     """
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
     own = [n.rsplit(".", 1)[-1].encode() for n in (*extras.work, *extras.syncs)]
@@ -97,7 +176,13 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
         return True  # codetiming.Timer, praxis' py_utils.timeit (names.LIBRARY_TIMERS)
     if b"time" not in data or not any(p.search(data) for p in _IMPORTS_CLOCK):
         return False
-    return any(n in data for n in _CLOCK_NAMES) or any(p.search(data) for p in _TIME_FUNCTION)
+    if not (any(n in data for n in _CLOCK_NAMES) or any(p.search(data) for p in _TIME_FUNCTION)):
+        return False
+    # The bytes spell a clock. A reading bound or subtracted (``t0 = time.time()``) settles
+    # it; else CPython's parser (a fraction of libcst's) tells whether any reading can be
+    # subtracted. Not for a notebook's JSON, whose code is in strings.
+    return (_PLAIN_READING.search(data) is not None or data.lstrip()[:1] == b"{"
+            or reads_a_clock(data))
 
 
 # A call of something named like a timer (``return utils.Timer(name)``): a factory handing
