@@ -178,6 +178,11 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._klasses: dict[cst.ClassDef, Klass] = {}
         self._subclasses: dict[cst.ClassDef, set[cst.ClassDef]] = {}
 
+    @property
+    def text(self) -> str:
+        """The module's source text, as parsed."""
+        return self._code
+
     # ------------------------------------------------------------------ driver
     def run(self, functions: bool = True) -> FlowAnalysis:
         """``functions``: also analyse every function's body for its regions (not needed

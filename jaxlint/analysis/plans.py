@@ -6,6 +6,7 @@ work?" for one kind of mistake, or None when no edit is safe to make mechanicall
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -172,18 +173,16 @@ def sync_before_stop(flow: FlowAnalysis, region: Region, order: Order) -> FixPla
     return FixPlan(tuple(edits))
 
 
-class _Blocks(cst.CSTVisitor):
-    """Which statement list each statement line sits in, and at which index; and every name
-    the module spells (a fresh name must be none of them). Made once per module
-    (``_blocks``)."""
+class _Blocks:
+    """Which statement list each statement line sits in, and at which index; and every word
+    the module's text spells (a fresh name must be none of them). Made once per module
+    (``_blocks``), from the statements alone: no expression is visited."""
 
-    def __init__(self) -> None:
+    def __init__(self, module: cst.Module, text: str) -> None:
         self.where: dict[cst.CSTNode, tuple[int, int]] = {}
         self.blocks: list[tuple[cst.CSTNode, ...]] = []
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
+        self.names: set[str] = set(_WORD.findall(text))
+        self._add(tuple(module.body))
 
     def _add(self, body: tuple[cst.CSTNode, ...]) -> None:
         index = len(self.blocks)
@@ -193,12 +192,22 @@ class _Blocks(cst.CSTVisitor):
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     self.where[small] = (index, i)
+            else:
+                self._inner(stmt)
 
-    def visit_Module(self, node: cst.Module) -> None:
-        self._add(tuple(node.body))
+    def _inner(self, node: cst.CSTNode) -> None:
+        """The statement lists of a compound statement (its ``else``, ``except``, ``case``
+        and ``elif`` parts too), in the order a visit would meet them."""
+        for child in node.children:
+            if isinstance(child, cst.IndentedBlock):
+                self._add(tuple(child.body))
+            elif isinstance(child, _PARTS):
+                self._inner(child)
 
-    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
-        self._add(tuple(node.body))
+
+_WORD = re.compile(r"\w+")
+_PARTS = (cst.BaseCompoundStatement, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler,
+          cst.Finally, cst.MatchCase)
 
 
 def _free_names(node: cst.CSTNode) -> set[str]:
@@ -252,11 +261,10 @@ class _TransferLine:
 
 
 def _blocks(flow: FlowAnalysis) -> _Blocks:
-    """The module's blocks, once per module, not per region (a visit of the whole module)."""
+    """The module's blocks, once per module, not per region."""
     blocks = flow.plan_blocks
     if not isinstance(blocks, _Blocks):
-        blocks = flow.plan_blocks = _Blocks()
-        flow.module.visit(blocks)
+        blocks = flow.plan_blocks = _Blocks(flow.module, flow.text)
     return blocks
 
 
