@@ -100,12 +100,30 @@ def reads_a_clock(source: str | bytes) -> bool:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return True
-    # Names bound to a clock module or its ``datetime`` class (``import time as t``), and
-    # to a clock function (``from time import perf_counter as clock``)
+    # One walk: the names bound to a clock module or its ``datetime`` class (``import time
+    # as t``) and to a clock function (``from time import perf_counter as clock``); every
+    # reference named like a clock function, with the name it hangs off; which of those are
+    # called, and which calls are made text at once.
     modules: set[str] = set()
     functions: set[str] = set()
+    refs: list[tuple[int, str | None, str]] = []  # (id, base name or None, name)
+    called: dict[int, int] = {}  # id of a called reference -> id of its call
+    as_text: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Attribute):
+            if node.attr in _CLOCK_FUNCTIONS:
+                refs.append((id(node), _base_name(node), node.attr))
+            elif node.attr in _AS_TEXT_METHODS and isinstance(node.value, ast.Call):
+                as_text.add(id(node.value))
+        elif isinstance(node, ast.Name):
+            refs.append((id(node), None, node.id))
+        elif isinstance(node, ast.Call):
+            called[id(node.func)] = id(node)
+            if isinstance(node.func, ast.Name) and node.func.id in _AS_TEXT_CALLS:
+                as_text.update(id(a) for a in node.args if isinstance(a, ast.Call))
+        elif isinstance(node, ast.FormattedValue) and isinstance(node.value, ast.Call):
+            as_text.add(id(node.value))
+        elif isinstance(node, ast.Import):
             modules.update((a.asname or a.name).split(".", 1)[0] for a in node.names
                            if a.name.split(".", 1)[0] in _CLOCK_MODULES)
         elif isinstance(node, ast.ImportFrom) and node.module in _CLOCK_MODULES:
@@ -114,26 +132,11 @@ def reads_a_clock(source: str | bytes) -> bool:
                     functions.add(a.asname or a.name)
                 elif a.name[:1].isupper() or a.name == "datetime":
                     modules.add(a.asname or a.name)  # ``from datetime import datetime``
-    as_text: set[int] = set()  # calls whose result is made text at once (by their parent)
-    stack: list[tuple[ast.AST, ast.AST | None]] = [(tree, None)]
-    while stack:
-        node, parent = stack.pop()
-        # (pre-order: a parent marks the call below it before the call is reached)
-        if isinstance(node, ast.FormattedValue) and isinstance(node.value, ast.Call):
-            as_text.add(id(node.value))
-        elif (isinstance(node, ast.Attribute) and node.attr in _AS_TEXT_METHODS
-              and isinstance(node.value, ast.Call)):
-            as_text.add(id(node.value))
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id in _AS_TEXT_CALLS):
-            as_text.update(id(a) for a in node.args if isinstance(a, ast.Call))
-        named = (isinstance(node, ast.Attribute) and node.attr in _CLOCK_FUNCTIONS
-                 and _base_name(node) in modules) or (
-            isinstance(node, ast.Name) and node.id in functions)
-        if named and not (isinstance(parent, ast.Call) and parent.func is node
-                          and id(parent) in as_text):
-            return True
-        stack.extend((child, node) for child in ast.iter_child_nodes(node))
+    for ref, base, name in refs:
+        if base in modules if base is not None else name in functions:
+            call = called.get(ref)
+            if call is None or call not in as_text:
+                return True  # a reading kept, or the clock function itself
     return False
 
 
