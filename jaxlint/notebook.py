@@ -668,9 +668,10 @@ def lint_notebook(data: bytes, path: str, settings: Settings) -> list[Finding]:
 
 def lint_virtual(virtual: Virtual, path: str, settings: Settings) -> list[Finding]:
     """The findings in a notebook already read with ``build``, placed in its cells."""
-    if settings.prefilter and not may_matter(virtual, settings.extras,
-                                             project=settings.index is not None):
-        return []  # before the engine, and libcst, are imported
+    if settings.prefilter:
+        if not may_matter(virtual, settings.extras, project=settings.index is not None):
+            return []  # before the engine, and libcst, are imported
+        settings = replace(settings, prefilter=False)  # judged: the engine need not again
     return [_to_cell(f, virtual) for f in _lint(virtual, path, settings)]
 
 
