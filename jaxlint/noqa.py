@@ -46,8 +46,13 @@ class NoqaIndex:
         self.lines = text.splitlines(keepends=True)
         self._groups: dict[int, str] | None = None
         self._text = text
+        # Most files say ``noqa`` nowhere: then nothing is suppressed, and the file need not
+        # be tokenized to find each statement's lines.
+        self._any = "noqa" in text or INLINE.search(text) is not None
 
     def suppresses(self, line: int, code: str) -> bool:
+        if not self._any:
+            return False
         if self._groups is None:
             self._groups = _line_groups(self._text, self.lines)
         physical = self._groups.get(line)
