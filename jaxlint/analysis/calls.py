@@ -123,6 +123,9 @@ class Frame:
     # called from the module's own code (a script's ``main()``): its first calls of the
     # module's jitted functions are judged too, from what the module called before
     judges_module: bool = False
+    # ``for fn in fns.values():`` ran -> (what ``fns`` held, the jitted functions every round
+    # called): a later loop over the same collection runs only if this one did
+    loop_called: dict[str, tuple[Value, frozenset[Site]]] = field(default_factory=dict)
 
     @property
     def closure(self) -> tuple[dict[str, Value], ...]:

@@ -32,6 +32,7 @@ from jaxlint.analysis.values import (
     Klass,
     LibObject,
     Ref,
+    Site,
     TimedBlock,
     TimerRead,
     Value,
@@ -46,6 +47,21 @@ Elements = tuple[Value, "list[Elements] | None"]
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
+
+
+_VIEWS = frozenset({"values", "items", "keys"})
+
+
+def _collection(node: cst.BaseExpression) -> str | None:
+    """The name of the collection a ``for`` loop goes over: ``fns`` of ``fns``,
+    ``fns.values()``, ``fns.items()``, ``enumerate(fns)``; None for anything else."""
+    if (isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+            and node.func.value == "enumerate" and len(node.args) == 1):
+        node = node.args[0].value
+    if (isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in _VIEWS):
+        node = node.func.value
+    return dotted(node)
 
 
 class Statements:
@@ -374,23 +390,39 @@ class Statements:
 
     def _exec_For_body(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
         elem, parts = self._loop_elements(stmt.iter, st)
+        # A loop over the collection an earlier loop went over (a warm-up loop, then the
+        # timed one): its rounds run only if the earlier one's did, after what every round
+        # of that one called.
+        key = _collection(stmt.iter)
+        held = self._lookup(key, st)[1] if key is not None else None
+        earlier = self.frame.loop_called.get(key) if key is not None else None
+        warmed = earlier[1] if earlier is not None and earlier[0] is held else frozenset()
+        ends: list[frozenset[Site]] = []
 
         def body(state: State) -> State:
+            if warmed:
+                state.called = state.called | warmed
             self._bind_elements(stmt.target, elem, parts, state)
-            return self._exec_suite(stmt.body, state)
+            end = self._exec_suite(stmt.body, state)
+            if end.live:
+                ends.append(end.called)
+            return end
 
         # A loop over JAX results (their leaves, a list of them) runs at least once: the
         # value exists because work made it.
         once = isinstance(elem, JaxVal) or self._runs_once(stmt.iter)
         values = self._literal_items(stmt.iter)
-        if values is None or not isinstance(stmt.target, cst.Name):
-            return self._loop(st, body, stmt, None, once=once)
-        # ``for k in (8, 16):``: a static argument ``k`` takes each of these values
-        self._loop_literals.append((stmt.target.value, values))
+        if values is not None and isinstance(stmt.target, cst.Name):
+            # ``for k in (8, 16):``: a static argument ``k`` takes each of these values
+            self._loop_literals.append((stmt.target.value, values))
         try:
-            return self._loop(st, body, stmt, None, once=once)
+            out = self._loop(st, body, stmt, None, once=once)
         finally:
-            self._loop_literals.pop()
+            if values is not None and isinstance(stmt.target, cst.Name):
+                self._loop_literals.pop()
+        if key is not None and held is not None and ends:
+            self.frame.loop_called[key] = (held, frozenset.intersection(*ends))
+        return out
 
     def _literal_items(self: FlowAnalysis, node: cst.BaseExpression) -> list[str] | None:
         """The literal values a ``for`` loop over ``node`` takes (a tuple or list literal,
