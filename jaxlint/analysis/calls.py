@@ -761,6 +761,11 @@ class Calls:
             return "jax"
         if isinstance(value, TimerRead):
             return None
+        if isinstance(value, Instance):
+            # what its class knows of instances so far: a method analysed when its class was
+            # defined (attributes unknown) is analysed again once a constructor stored them
+            return value, tuple(sorted((k, type(v).__name__)
+                                       for k, v in value.klass.members.items()))
         return value
 
     def closure_key(self: FlowAnalysis, fn: Func) -> object:
