@@ -6,8 +6,9 @@ import ast
 import os
 import re
 import warnings
-from collections import Counter
-from collections.abc import Collection, Iterator, Mapping
+import weakref
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -217,26 +218,69 @@ def lint_source(
         return [f for f, _ in _analyse(source, path, settings)[1]]
 
 
+# A project module's analysis (its tree and FlowAnalysis, some 80 bytes of memory for each
+# byte of source) is what Exports works out new names from. Only the analyses of the modules
+# most recently asked for a new name are kept, up to LIVE_SOURCE bytes of their source (at
+# least one): a process that kept every module it met held them all until the run ended.
+# A module whose analysis was dropped keeps its answers, and is analysed again from the
+# same source if asked for another name.
+LIVE_SOURCE = 200_000
+_live: OrderedDict[int, weakref.ref[Exports]] = OrderedDict()  # by id(), the last used last
+
+
+def _keep(exports: Exports) -> None:
+    """``exports`` was just used: its analysis is the last one dropped."""
+    _live.pop(id(exports), None)
+    _live[id(exports)] = exports.ref
+    kept = [e for e in (r() for r in _live.values()) if e is not None]
+    total = sum(e.size for e in kept)
+    for old in kept[:-1]:
+        if total <= LIVE_SOURCE:
+            break
+        total -= old.size
+        old.drop()
+
+
 class Exports(Mapping[str, Value]):
     """What a module offers other modules of the project, name by name, each worked out
     (``FlowAnalysis.export``) the first time it is asked for. A name asked for while its
-    module is already working one out (an import cycle) is not known."""
+    module is already working one out (an import cycle) is not known. ``analyse`` makes
+    the module's analysis (again, once it was dropped: see LIVE_SOURCE) from ``size``
+    bytes of source; None: the module has nothing to tell."""
 
-    def __init__(self, flow: FlowAnalysis | None) -> None:
-        self._flow = flow
+    def __init__(self, analyse: Callable[[], FlowAnalysis] | None = None, size: int = 0
+                 ) -> None:
+        self._analyse = analyse
+        self.size = size
+        self._flow = analyse() if analyse is not None else None
+        self._names = tuple(self._flow.globals) if self._flow is not None else ()
+        self._known = frozenset(self._names)
         self._done: dict[str, Value] = {}
         self._busy = False
+        key = id(self)
+        self.ref = weakref.ref(self, lambda _: _live.pop(key, None))  # gone with the cache
+        if self._flow is not None:
+            _keep(self)
+
+    def drop(self) -> None:
+        """Let the module's analysis go; its answers so far stay."""
+        self._flow = None
+        _live.pop(id(self), None)
 
     def get(self, name: str, default: Value = None) -> Value:  # type: ignore[override]
         if name in self._done:
             value = self._done[name]
-        elif self._flow is None or self._busy or name not in self._flow.globals:
+        elif self._analyse is None or self._busy or name not in self._known:
             return default
         else:
             self._busy = True
             try:
                 with _one_file(), _analysis_limits():
-                    value = self._flow.export(name)
+                    flow = self._flow
+                    if flow is None:
+                        flow = self._flow = self._analyse()
+                    _keep(self)
+                    value = flow.export(name)
             except SourceError:
                 value = None  # reported when the module itself is linted
             finally:
@@ -254,11 +298,19 @@ class Exports(Mapping[str, Value]):
         return isinstance(name, str) and self.get(name) is not None
 
     def __iter__(self) -> Iterator[str]:
-        names = list(self._flow.globals) if self._flow is not None else []
-        return (n for n in names if self.get(n) is not None)
+        return (n for n in self._names if self.get(n) is not None)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
+
+
+def _module_analysis(source: Source, settings: Settings) -> FlowAnalysis:
+    module = parse(source)
+    # the text as in _analyse: without it the analysis would generate it from the tree
+    text = source if isinstance(source, str) else source.decode(module.encoding)
+    with _analysis_limits():
+        flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text)
+        return flow.run(functions=False)
 
 
 def exports_of(source: Source, settings: Settings) -> Exports:
@@ -267,13 +319,7 @@ def exports_of(source: Source, settings: Settings) -> Exports:
     if b"jax" not in data and not might_matter(data, settings.extras, project=True):
         return Exports(None)  # neither JAX work nor a clock: nothing to tell
     with _one_file():
-        module = parse(source)
-        # the text as in _analyse: without it the analysis would generate it from the tree
-        text = source if isinstance(source, str) else source.decode(module.encoding)
-        with _analysis_limits():
-            flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name,
-                                text)
-            return Exports(flow.run(functions=False))
+        return Exports(lambda: _module_analysis(source, settings), len(data))
 
 
 def _parses_like(original: Source, fixed: Source, path: str) -> bool:

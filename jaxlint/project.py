@@ -62,10 +62,11 @@ MAX_DEPTH = 3  # modules followed from the linted file: those it imports, and tw
 MAX_REEXPORTS = 4  # re-exports followed from one name (``from .sub import name``)
 MAX_CALLERS = 200  # files of a timing helper's package looked through for its callers
 
-# The index of the file being linted. A module's exports, cached for the whole run, look up
-# names through the index that made them; what those lookups read and miss is recorded
-# for the file being linted now (its cached result depends on it), whichever file's index
-# first analysed the module.
+# The index of the file being linted. A module's exports, cached for the whole run (their
+# answers; the analysis they are worked out from is kept only for the modules asked most
+# recently, see engine.LIVE_SOURCE), look up names through the index that made them; what
+# those lookups read and miss is recorded for the file being linted now (its cached result
+# depends on it), whichever file's index first analysed the module.
 _linting: list[ProjectIndex] = []
 
 

@@ -7,7 +7,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import run
+
+from jaxlint import cli, engine
+from jaxlint.analysis.flow import FlowAnalysis
 
 
 def _package(root: Path, name: str, **modules: str) -> Path:
@@ -362,3 +366,66 @@ def test_a_new_caller_of_a_timing_helper_makes_its_cached_result_stale(
     again = run(*args, cwd=tmp_path)
     assert [line.split(" ")[0] for line in again.stdout.splitlines()] == [
         "benchkit/bench_utils.py:12:14:", "benchkit/bench_utils.py:20:17:"], again.stdout
+
+
+OTHER = '''\
+import jax
+
+
+def warm(tree):
+    return jax.block_until_ready(tree)
+'''
+
+ALTERNATING = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+
+from proj import other, utils
+
+step = jax.pmap(lambda a: jnp.tanh(a @ a))
+
+
+def main():
+    x = jnp.ones((1, 512, 512))
+    step(x).block_until_ready()
+    start = time.time()
+    out = utils.first_replica(step(x))
+    print("dispatched", time.time() - start)
+    other.warm(out)
+    start = time.time()
+    out = utils.to_host(step(x))
+    print("copied", time.time() - start)
+    return out
+'''
+
+
+def test_a_module_whose_analysis_was_dropped_answers_as_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The index keeps only the analyses of the modules asked most recently (a run over a
+    large project would hold them all): with room for one, asking ``other`` drops
+    ``utils``'s, and ``utils.to_host`` asked next is worked out from a new one. The
+    findings are those of a run that kept every analysis."""
+    _package(tmp_path, "proj", utils=UTILS, other=OTHER, bench=ALTERNATING)
+    monkeypatch.chdir(tmp_path)
+
+    def lint() -> list[str]:
+        cli.main(["--no-cache", "-j", "1", "proj/bench.py"])
+        return capsys.readouterr().out.splitlines()
+
+    kept = lint()
+    assert [line.split(" ")[:2] for line in kept if line.startswith("proj/")] == [
+        ["proj/bench.py:16:25:", "JAX101"], ["proj/bench.py:20:21:", "JAX104"]], kept
+    analysed: list[int] = []
+    analyse = engine._module_analysis
+
+    def counted(source: engine.Source, settings: engine.Settings) -> FlowAnalysis:
+        analysed.append(len(source))
+        return analyse(source, settings)
+
+    monkeypatch.setattr(engine, "LIVE_SOURCE", 1)
+    monkeypatch.setattr(engine, "_module_analysis", counted)
+    assert lint() == kept
+    assert analysed.count(len(UTILS)) == 2, analysed  # utils was analysed again
