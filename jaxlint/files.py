@@ -103,6 +103,28 @@ class _Patterns:
         self.any_entry = re.compile("|".join(names)) if names else None
         self.folders = re.compile("|".join(names + folders)) if names or folders else None
 
+    def in_folder(self, folder: str, floor: str | None = None) -> Callable[[str, bool], bool]:
+        """``match_file`` for the entries of one folder (``folder``: its path relative to the
+        patterns' folder, ending in ``/``, or empty for that folder itself): what depends on
+        the folder alone is matched once, and each entry costs one match of its name."""
+        if self.spec is not None:
+            spec = self.spec
+
+            def match(name: str, is_dir: bool) -> bool:
+                return bool(_last_match(spec, folder + name + ("/" if is_dir else ""), floor))
+            return match
+        above = folder.rstrip("/").split("/") if folder else []
+        if floor is not None:
+            del above[:floor.count("/")]
+        folders, any_entry = self.folders, self.any_entry
+        if folders is not None and any(folders.match(part) for part in above):
+            return lambda name, is_dir: True
+
+        def match_name(name: str, is_dir: bool) -> bool:
+            entry = folders if is_dir else any_entry
+            return entry is not None and entry.match(name) is not None
+        return match_name
+
     def match_file(self, rel: str, floor: str | None = None) -> bool:
         """Whether ``rel`` (``/``-separated, ending in ``/`` for a folder) or a folder
         above it is matched; with ``floor`` (a folder above ``rel``, ending in ``/``), as if
@@ -127,27 +149,93 @@ def _last_match(spec: Any, rel: str, floor: str | None) -> bool | None:
     ``gen/`` that ``gen/`` excludes, a deeper ``gen/gen/`` is not left out by that pattern
     either: a corner this approximation gives up, for patterns with a slash only)."""
     if floor is None:
+        found = _QUICK.get(id(spec))
+        if found is None or found[0] is not spec:
+            found = _QUICK[id(spec)] = (
+                spec, _AnyOf([p for p in spec.patterns if p.include is not None]))
+        if found[1].matches_none(rel, normalize=True):
+            return None  # what check_file says when no pattern matches
         return spec.check_file(rel).include  # type: ignore[no-any-return]
     # The last pattern that matches wins: look from the end, among the patterns that count
     # below ``floor`` (found once per floor: a walk asks this for every entry under it).
-    for pattern in _counting(spec, floor):
+    patterns, any_of = _counting(spec, floor)
+    if any_of.matches_none(rel):
+        return None
+    for pattern in patterns:
         if pattern.match_file(rel) is not None:
             return pattern.include  # type: ignore[no-any-return]
     return None
 
 
-_COUNTING: dict[tuple[int, str], tuple[Any, tuple[Any, ...]]] = {}
+class _AnyOf:
+    """Whether none of some pathspec patterns matches a path: most entries of a walk match
+    none of a .gitignore's patterns, and trying the patterns one by one cost more than the
+    rest of a warm run's walk. Once asked ``JOIN_AFTER`` times, the patterns are joined in one
+    regular expression (compiling it costs about as much as a hundred entries tried one
+    pattern at a time, so a small folder's .gitignore is never joined)."""
+
+    JOIN_AFTER = 100
+    __slots__ = ("patterns", "asked", "joined")
+
+    def __init__(self, patterns: Sequence[Any]) -> None:
+        self.patterns = patterns
+        self.asked = 0
+        self.joined: re.Pattern[str] | None = None
+
+    def matches_none(self, rel: str, normalize: bool = False) -> bool:
+        """True: no pattern matches ``rel``; False: one may. ``normalize``: as a pathspec's
+        check_file matches it (pathspec.util.normalize_file), not as given."""
+        if self.joined is None:
+            self.asked += 1
+            if self.asked < self.JOIN_AFTER:
+                return False
+            self.joined = _any_of(self.patterns)
+        if normalize:
+            from pathspec.util import normalize_file
+
+            rel = normalize_file(rel)
+        return self.joined.search(rel) is None
 
 
-def _counting(spec: Any, floor: str) -> tuple[Any, ...]:
+_GROUP = "(?P<ps_d>"  # the one group pathspec's gitignore patterns capture (a folder's /)
+_MAYBE = re.compile("")  # matches everything: each pattern must be tried
+
+
+def _any_of(patterns: Sequence[Any]) -> re.Pattern[str]:
+    """One regular expression that finds a match where any of ``patterns`` (pathspec's)
+    does; ``_MAYBE`` when they cannot be joined (not pathspec's regular expressions as known,
+    with no group but the folder mark)."""
+    parts = []
+    for p in patterns:
+        regex = getattr(p, "regex", None)
+        if regex is None:
+            continue  # matches nothing
+        if not isinstance(regex, re.Pattern) or not isinstance(regex.pattern, str) \
+                or regex.flags != re.UNICODE or regex.groups != regex.pattern.count(_GROUP):
+            return _MAYBE
+        parts.append(f"(?:{regex.pattern.replace(_GROUP, '(?:')})")
+    if not parts:
+        return re.compile("(?!)")  # matches nothing, as no pattern does
+    try:
+        joined = re.compile("|".join(parts))
+    except re.error:
+        return _MAYBE
+    return joined if joined.groups == 0 else _MAYBE
+
+
+_QUICK: dict[int, tuple[Any, _AnyOf]] = {}
+_COUNTING: dict[tuple[int, str], tuple[Any, tuple[Any, ...], _AnyOf]] = {}
+
+
+def _counting(spec: Any, floor: str) -> tuple[tuple[Any, ...], _AnyOf]:
     """The patterns of ``spec`` that decide something and do not match ``floor``, last
-    first."""
+    first, and whether none of them matches a path (see _AnyOf)."""
     found = _COUNTING.get((id(spec), floor))
     if found is None or found[0] is not spec:
         patterns = tuple(p for p in reversed(spec.patterns)
                          if p.include is not None and p.match_file(floor) is None)
-        found = _COUNTING[(id(spec), floor)] = (spec, patterns)
-    return found[1]  # type: ignore[no-any-return]
+        found = _COUNTING[(id(spec), floor)] = (spec, patterns, _AnyOf(patterns))
+    return found[1], found[2]
 
 
 class Excluder:
@@ -229,6 +317,39 @@ class Excluder:
                    else config.respect_gitignore)
         return respect and self._gitignored(path, is_dir, floor)
 
+    def in_folder(self, folder: str, floor: str | None = None) -> Callable[[str, bool], bool]:
+        """``excluded`` for the entries of ``folder`` (absolute and normalised), asked as
+        (name, is a folder): a walk asks for every entry, and what depends on the folder
+        alone (see _InFolder) is worked out once."""
+        return _InFolder(self, folder, floor)
+
+    def _below(self, folder: str, base: str) -> str | None:
+        """``folder`` relative to ``base`` as the prefix of its entries' relative paths
+        (``sub/dir/``; empty for ``base`` itself), None if it is not below ``base``."""
+        return "" if folder == base else self._relative(folder, base, True)
+
+    def _matcher(self, patterns: Sequence[str], base: str, folder: str, floor: str | None
+                 ) -> Callable[[str, bool], bool]:
+        """``_matches`` (with ``patterns``, not empty) for the entries of ``folder``."""
+        below = self._below(folder, base)
+        if below is not None:
+            return self._spec(patterns).in_folder(  # type: ignore[no-any-return]
+                below, None if floor is None else self._relative(floor, base, True))
+        # The entries are outside the patterns' folder: only names without a slash apply,
+        # and nothing matches the patterns' own folder or one above it.
+        names = [p for p in patterns if "/" not in p.rstrip("/")]
+        prefix = folder if folder.endswith(os.sep) else folder + os.sep
+        match: list[Callable[[str, bool], bool]] = []  # made when first needed, as there
+
+        def outside(name: str, is_dir: bool) -> bool:
+            path = prefix + name
+            if base == path or base.startswith(path + os.sep):
+                return False
+            if not match:
+                match.append(self._spec(names).in_folder(""))
+            return match[0](name, is_dir)
+        return outside
+
     def _gitignored(self, path: str, is_dir: bool, floor: str | None) -> bool:
         result = None
         for base, spec in self._gitignore_levels(os.path.dirname(path)):
@@ -275,6 +396,66 @@ class Excluder:
         return [(base, pathspec.GitIgnoreSpec.from_lines(lines))]
 
 
+class _InFolder:
+    """Excluder.excluded for the entries of one folder. Its configuration, its path below
+    each pattern list's folder and the .gitignore files that apply are found when the first
+    entry needs them, in the order ``excluded`` needs them (a configuration that cannot be
+    read, or a pattern that cannot be compiled, fails at the same entry as there); each
+    entry then costs a few matches of its name."""
+
+    def __init__(self, excluder: Excluder, folder: str, floor: str | None) -> None:
+        self.excluder, self.folder, self.floor = excluder, folder, floor
+        self.lists: list[tuple[Sequence[str], str]] | None = None  # (patterns, their folder)
+        self.tests: list[Callable[[str, bool], bool] | None] = []
+        self.respect = True
+        self.levels: list[tuple[str, Any, str | None]] | None = None
+
+    def __call__(self, name: str, is_dir: bool) -> bool:
+        x = self.excluder
+        if self.lists is None:
+            config = x.config_for(self.folder)
+            root = config.root if os.path.isabs(config.root) else os.path.abspath(config.root)
+            first = ((x.exclude, x.cwd) if x.exclude is not None else
+                     (config.exclude if config.exclude is not None else DEFAULT_EXCLUDE, root))
+            self.lists = [first, (config.extend_exclude, root), (x.extend_exclude, x.cwd)]
+            self.tests = [None] * len(self.lists)
+            self.respect = (x.respect_gitignore if x.respect_gitignore is not None
+                            else config.respect_gitignore)
+        for i, (patterns, base) in enumerate(self.lists):
+            if not patterns:
+                continue
+            test = self.tests[i]
+            if test is None:
+                test = self.tests[i] = x._matcher(patterns, base, self.folder, self.floor)
+            if test(name, is_dir):
+                return True
+        if not self.respect:
+            return False
+        if self.levels is None:
+            levels = []
+            for base, spec in x._gitignore_levels(self.folder):
+                below = x._below(self.folder, base)
+                if below is not None:
+                    levels.append((below, spec, None if self.floor is None
+                                   else x._relative(self.floor, base, True)))
+            self.levels = levels
+        result = None
+        mark = "/" if is_dir else ""
+        for below, spec, under in self.levels:
+            include = _last_match(spec, below + name + mark, under)
+            if include is not None:
+                result = include
+        return bool(result)
+
+
+def _prefix(folder: str) -> str:
+    """What goes before a name in ``folder`` (normalised), as os.path.join puts it:
+    nothing for ``.``, as normpath leaves a path in the current folder."""
+    if folder == os.curdir:
+        return ""
+    return folder if folder.endswith(os.sep) else folder + os.sep
+
+
 def _walk(root: str, excluder: Excluder | None = None, floor: str | None = None
           ) -> Iterator[tuple[str, str] | PathError]:
     """The ``*.py`` and ``*.ipynb`` files under ``root`` with their real paths, sorted, then
@@ -283,37 +464,64 @@ def _walk(root: str, excluder: Excluder | None = None, floor: str | None = None
 
     Symlinked folders are not entered (no loops, nothing outside the tree). A symlinked file
     is checked only if it points at a file inside ``root``, and under its own name only when
-    the walk does not reach the file it points at by a plain path too. One ``lstat`` per
-    file: the real path of a plain file is its folder's real path and its name (os.walk
-    enters no symlinked folder), so only symlinks need ``realpath``.
+    the walk does not reach the file it points at by a plain path too. The walk is os.walk's
+    (top down, each folder's files before its subfolders, folders in name order), by
+    ``os.scandir``, whose entries say what they are without a ``stat`` of each file. The real
+    path of a plain file is its folder's real path and its name (no symlinked folder is
+    entered), so only symlinks need ``realpath``.
     """
     top = os.path.realpath(root)
     found: list[tuple[str, str, bool]] = []  # (path, real path, is a symlink)
     walk_errors: list[OSError] = []
-    for dirpath, dirnames, filenames in os.walk(root, onerror=walk_errors.append):
+    todo: list[tuple[str, str]] = [(root, top)]  # (folder as os.walk names it, real path)
+    while todo:
+        dirpath, real_dir = todo.pop()
+        dirs: list[tuple[str, bool]] = []  # (name, is a symlink)
+        files: list[os.DirEntry[str]] = []
+        try:
+            with os.scandir(dirpath) as entries:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    if is_dir:
+                        try:
+                            link = entry.is_symlink()
+                        except OSError:
+                            link = False
+                        dirs.append((entry.name, link))
+                    elif entry.name.endswith((".py", ".ipynb")):
+                        files.append(entry)
+        except OSError as exc:  # the folder cannot be listed: os.walk's onerror
+            walk_errors.append(exc)
+            continue
         if excluder is None:
-            dirnames[:] = sorted(d for d in dirnames if not _skip_dir(dirpath, d))
+            dirs = [d for d in dirs if not _skip_dir(dirpath, d[0])]
         else:
-            dirnames[:] = sorted(
-                d for d in dirnames if not _always_skip(dirpath, d)
-                and not excluder.excluded(os.path.join(dirpath, d), True, floor))
-        real_dir = os.path.realpath(dirpath)
-        for name in sorted(filenames):
-            if not name.endswith((".py", ".ipynb")):
+            excluded = excluder.in_folder(
+                os.path.normpath(os.path.join(excluder._here, dirpath)), floor)
+            dirs = [d for d in dirs if not _always_skip(dirpath, d[0])
+                    and not excluded(d[0], True)]
+        if files:
+            shown = _prefix(os.path.normpath(dirpath))  # normpath(join(dirpath, name)), less
+            real_prefix = _prefix(real_dir)             # a join and a normpath a file
+        for entry in sorted(files, key=lambda e: e.name):
+            name = entry.name
+            if excluder is not None and excluded(name, False):
                 continue
-            full = os.path.normpath(os.path.join(dirpath, name))
-            if excluder is not None and excluder.excluded(full, False, floor):
-                continue
+            full = shown + name
             try:
-                mode = os.lstat(full).st_mode
+                if entry.is_file(follow_symlinks=False):
+                    found.append((full, real_prefix + name, False))
+                elif entry.is_symlink() and os.path.isfile(full):  # not dangling, not a loop
+                    real = os.path.realpath(full)
+                    if _inside(real, top):  # never followed outside what the user named
+                        found.append((full, real, True))
             except OSError:
                 continue
-            if stat.S_ISREG(mode):
-                found.append((full, os.path.join(real_dir, name), False))
-            elif stat.S_ISLNK(mode) and os.path.isfile(full):  # not dangling, not a loop
-                real = os.path.realpath(full)
-                if _inside(real, top):  # never followed outside what the user named
-                    found.append((full, real, True))
+        todo.extend((os.path.join(dirpath, name), os.path.join(real_dir, name))
+                    for name, link in sorted(dirs, reverse=True) if not link)
     plain = {real for _, real, link in found if not link}
     for full, real, link in found:
         if not (link and real in plain):

@@ -379,3 +379,70 @@ def test_simple_patterns_match_as_pathspec_does() -> None:
         assert fast.match_file(rel) == bool(reference.match_file(rel)), (patterns, rel)
 
     agree()
+
+
+@pytest.mark.filterwarnings("ignore::FutureWarning")  # re's note on pathspec's "[[" regexes
+def test_gitignore_patterns_joined_answer_as_pathspec_does(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """A walk asks a .gitignore about every entry below it; once asked often, its patterns
+    are joined into one expression that says when none of them matches. On any patterns
+    (negations, slashes, ``**``, folders only) and any path, the answer must stay
+    pathspec's, below a named folder (``floor``) too."""
+    import pathspec
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from jaxlint import files
+
+    monkeypatch.setattr(files._AnyOf, "JOIN_AFTER", 1)
+    part = st.text(alphabet="ab.-_", min_size=1, max_size=3).filter(lambda p: p not in (".", ".."))
+    glob = st.text(alphabet="ab.*?[]!/\\#", min_size=1, max_size=6)
+    path = st.builds(lambda parts, folder: "/".join(parts) + ("/" if folder else ""),
+                     st.lists(part, min_size=1, max_size=4), st.booleans())
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(glob, min_size=1, max_size=5), path, st.sampled_from([None, "a/", "a/b/"]))
+    def agree(patterns: list[str], rel: str, floor: str | None) -> None:
+        try:
+            spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+        except Exception:  # noqa: BLE001 - a pattern pathspec rejects: not a case
+            return
+        if floor is None:
+            expected = spec.check_file(rel).include
+        else:
+            if not rel.startswith(floor):
+                return
+            expected = None
+            for p in reversed(spec.patterns):
+                if p.include is not None and p.match_file(floor) is None \
+                        and p.match_file(rel) is not None:
+                    expected = p.include
+                    break
+        for _ in range(2):  # the first answer joins the patterns, the second uses them
+            assert files._last_match(spec, rel, floor) == expected, (patterns, rel, floor)
+
+    agree()
+
+
+def test_a_large_tree_is_walked_as_git_lists_it(private: Path) -> None:
+    """Enough files under each .gitignore that the walk joins their patterns: what is
+    checked is still what git lists, in a named subfolder too."""
+    git_init(private)
+    write(private, ".gitignore", "out/\n*_gen.py\n!keep_gen.py\n/top.py\ndocs/**/skip*.py\n"
+          "# a comment\nsub/deep/\n")
+    write(private, "pkg/.gitignore", "local.py\n!/local_keep.py\nb*/\n")
+    names = ["top.py", "pkg/top.py", "pkg/local.py", "pkg/x/local.py", "pkg/local_keep.py",
+             "pkg/bin/a.py", "pkg/x/bin/c.py", "out/b.py", "pkg/out/c.py", "pkg/out.py",
+             "docs/a/skip_me.py", "docs/skip_me.py", "docs/a/b/keep.py", "sub/deep/x.py",
+             "pkg/sub/deep/y.py", "pkg/x_gen.py", "pkg/keep_gen.py"]
+    names += [f"pkg/m{i}/f{j}.py" for i in range(12) for j in range(10)]
+    names += [f"docs/a/skip{i}.py" for i in range(5)]
+    for name in names:
+        write(private, name)
+    listed = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=private,
+                            capture_output=True, text=True, check=True).stdout.split()
+    expected = sorted(p for p in listed if p.endswith(".py"))
+    assert len(expected) > 100
+    assert sorted(reported(jaxlint(".", cwd=private))) == expected
+    assert sorted(reported(jaxlint("pkg", cwd=private))) == [
+        p for p in expected if p.startswith("pkg/")]
