@@ -149,8 +149,10 @@ class Cache:
         self._index_changed = False
         self._digests: dict[str, str | None] = {}  # this run's content hashes, by path
         self._exists: dict[str, bool] = {}  # this run's answers to "is it a file?"
+        self._folders_there: dict[str, bool] = {}  # and to "is it a folder?"
         self._shared: dict[tuple[Hashable, Hashable], bytes] = {}  # see signature
         self._cwd = os.getcwd()
+        self._folders: dict[str, str] = {}  # see _where
         try:
             st = os.lstat(self.top)
         except FileNotFoundError:
@@ -229,7 +231,16 @@ class Cache:
         return h.hexdigest()
 
     def _where(self, path: str) -> str:
-        return os.path.normpath(os.path.join(self._cwd, path))  # abspath, less a getcwd()
+        """``path`` made absolute (os.path.abspath, less a getcwd), its folder once per run:
+        this runs twice for every file of a warm run."""
+        head, tail = os.path.split(path)
+        if tail in ("", os.curdir, os.pardir):
+            return os.path.normpath(os.path.join(self._cwd, path))
+        prefix = self._folders.get(head)
+        if prefix is None:
+            folder = os.path.normpath(os.path.join(self._cwd, head))
+            prefix = self._folders[head] = folder if folder.endswith(os.sep) else folder + os.sep
+        return prefix + tail
 
     def _load_index(self) -> dict[str, list[Any]]:
         if self._index is None:
@@ -302,9 +313,27 @@ class Cache:
         return found
 
     def _is_file(self, path: str) -> bool:
+        """os.path.isfile, once per path and run. Most paths asked about are modules the
+        index looked for in folders that do not exist either (``pkg/jax/numpy.py`` beside
+        ``pkg/main.py``): a file is not there when its folder is not, so each folder is
+        looked at once, and the file only in a folder that is there."""
         found = self._exists.get(path)
         if found is None:
-            found = self._exists[path] = os.path.isfile(path)
+            folder = os.path.dirname(path)
+            found = self._exists[path] = (
+                (folder == path or not folder or self._is_folder(folder))
+                and os.path.isfile(path))
+        return found
+
+    def _is_folder(self, path: str) -> bool:
+        """os.path.isdir, once per path and run; False without asking when the folder
+        above is not there (see _is_file)."""
+        found = self._folders_there.get(path)
+        if found is None:
+            above = os.path.dirname(path)
+            found = self._folders_there[path] = (
+                (above == path or not above or self._is_folder(above))
+                and os.path.isdir(path))
         return found
 
     # ------------------------------------------------------------------------------ entries
