@@ -108,10 +108,10 @@ class _Patterns:
         patterns' folder, ending in ``/``, or empty for that folder itself): what depends on
         the folder alone is matched once, and each entry costs one match of its name."""
         if self.spec is not None:
-            spec = self.spec
+            answer = _answers(self.spec, floor)
 
             def match(name: str, is_dir: bool) -> bool:
-                return bool(_last_match(spec, folder + name + ("/" if is_dir else ""), floor))
+                return bool(answer(folder + name + ("/" if is_dir else ""), folder))
             return match
         above = folder.rstrip("/").split("/") if folder else []
         if floor is not None:
@@ -148,94 +148,168 @@ def _last_match(spec: Any, rel: str, floor: str | None) -> bool | None:
     matches); with ``floor``, patterns that match ``floor`` do not count (so inside a named
     ``gen/`` that ``gen/`` excludes, a deeper ``gen/gen/`` is not left out by that pattern
     either: a corner this approximation gives up, for patterns with a slash only)."""
-    if floor is None:
-        found = _QUICK.get(id(spec))
-        if found is None or found[0] is not spec:
-            found = _QUICK[id(spec)] = (
-                spec, _AnyOf([p for p in spec.patterns if p.include is not None]))
-        if found[1].matches_none(rel, normalize=True):
-            return None  # what check_file says when no pattern matches
-        return spec.check_file(rel).include  # type: ignore[no-any-return]
-    # The last pattern that matches wins: look from the end, among the patterns that count
-    # below ``floor`` (found once per floor: a walk asks this for every entry under it).
-    patterns, any_of = _counting(spec, floor)
-    if any_of.matches_none(rel):
-        return None
-    for pattern in patterns:
-        if pattern.match_file(rel) is not None:
-            return pattern.include  # type: ignore[no-any-return]
-    return None
+    return _answers(spec, floor)(rel)
 
 
-class _AnyOf:
-    """Whether none of some pathspec patterns matches a path: most entries of a walk match
-    none of a .gitignore's patterns, and trying the patterns one by one cost more than the
-    rest of a warm run's walk. Once asked ``JOIN_AFTER`` times, the patterns are joined in one
-    regular expression (compiling it costs about as much as a hundred entries tried one
-    pattern at a time, so a small folder's .gitignore is never joined)."""
+_ANSWERS: dict[tuple[int, str | None], tuple[Any, _Answers]] = {}
 
-    JOIN_AFTER = 100
-    __slots__ = ("patterns", "asked", "joined")
 
-    def __init__(self, patterns: Sequence[Any]) -> None:
-        self.patterns = patterns
+def _answers(spec: Any, floor: str | None) -> _Answers:
+    """_last_match for one spec and floor (made once: a walk asks for every entry)."""
+    found = _ANSWERS.get((id(spec), floor))
+    if found is None or found[0] is not spec:
+        found = _ANSWERS[(id(spec), floor)] = (spec, _Answers(spec, floor))
+    return found[1]
+
+
+class _Answers:
+    """_last_match for one pathspec spec and floor. Most entries of a walk match none of a
+    .gitignore's patterns, and pathspec tries them one by one, each making a match object:
+    that cost more than the rest of a warm run's walk. So the patterns' regular expressions
+    are tried first, and the spec is asked only when one of them matches.
+
+    Once asked ``JOIN_AFTER`` times (a small folder's .gitignore is not worth compiling
+    again), the patterns are joined (see _Joined), and for the entries of one folder what
+    the folder's own path matches is found once."""
+
+    JOIN_AFTER = 50
+
+    def __init__(self, spec: Any, floor: str | None) -> None:
+        from pathspec.pattern import RegexPattern
+        from pathspec.util import normalize_file
+
+        self.spec, self.floor = spec, floor
+        self.normalize: Callable[[str], str] = normalize_file  # as check_file has a path
+        if floor is None:
+            self.patterns = [p for p in spec.patterns if p.include is not None]
+        else:
+            # The last pattern that matches wins: look from the end, among the patterns that
+            # count below ``floor``.
+            self.patterns = [p for p in reversed(spec.patterns)
+                             if p.include is not None and p.match_file(floor) is None]
+        # A pattern matches a path when its regular expression is found in it (pathspec's
+        # RegexPattern.match_file); another kind of pattern is asked itself.
+        plain = all(type(p).match_file is RegexPattern.match_file for p in self.patterns)
+        self.searches: list[Callable[[str], Any]] | None = (
+            [p.regex.search for p in self.patterns if p.regex is not None] if plain else None)
         self.asked = 0
-        self.joined: re.Pattern[str] | None = None
+        self.joined: _Joined | None = None
+        self.folders: dict[str, bool] = {}  # folder (``a/b/``) -> its path matches a pattern
 
-    def matches_none(self, rel: str, normalize: bool = False) -> bool:
-        """True: no pattern matches ``rel``; False: one may. ``normalize``: as a pathspec's
-        check_file matches it (pathspec.util.normalize_file), not as given."""
-        if self.joined is None:
-            self.asked += 1
-            if self.asked < self.JOIN_AFTER:
-                return False
-            self.joined = _any_of(self.patterns)
-        if normalize:
-            from pathspec.util import normalize_file
-
-            rel = normalize_file(rel)
-        return self.joined.search(rel) is None
+    def __call__(self, rel: str, folder: str = "") -> bool | None:
+        """The answer for ``rel``; ``folder``: the part of it before the entry's name (the
+        same for a folder's entries), ending in ``/``, or empty."""
+        text = rel if self.floor is not None else self.normalize(rel)
+        if self.searches is not None:
+            if self.joined is None:
+                self.asked += 1
+                if self.asked >= self.JOIN_AFTER:
+                    self.joined = _Joined(self.patterns)
+            joined = self.joined
+            if joined is not None and joined.usable:
+                # The split below holds for a path in ``folder`` whose name is one segment.
+                slash = rel.find("/", len(folder))
+                if text == rel and "\n" not in rel and rel.startswith(folder) \
+                        and (not folder or (len(folder) > 1 and folder.endswith("/"))) \
+                        and (slash == -1 or slash == len(rel) - 1):
+                    hit = self.folders.get(folder)
+                    if hit is None:
+                        hit = self.folders[folder] = joined.in_folder(folder)
+                    maybe = hit or joined.entry(rel, len(folder))
+                else:
+                    maybe = joined.anywhere(text)
+                if not maybe:
+                    return None
+            elif joined is None and not any(search(text) is not None
+                                            for search in self.searches):
+                return None  # what pathspec says when no pattern matches
+        if self.floor is None:
+            return self.spec.check_file(rel).include  # type: ignore[no-any-return]
+        for pattern in self.patterns:
+            if pattern.match_file(rel) is not None:
+                return pattern.include  # type: ignore[no-any-return]
+        return None
 
 
 _GROUP = "(?P<ps_d>"  # the one group pathspec's gitignore patterns capture (a folder's /)
-_MAYBE = re.compile("")  # matches everything: each pattern must be tried
+# pathspec's expression for a pattern without a slash (a name, at any depth): the folders
+# above, then one path segment, then a slash (the ``/`` of a folder-only pattern) or the end
+_ANY_DEPTH = "^(?:.+/)?"
+_NAME_ENDS = {"(?:(?P<ps_d>/)|$)": "(?:/|$)", "(?P<ps_d>/)": "/"}
+# What such a segment may be made of, so that it never matches a slash (or a newline, which
+# ``.`` leaves out): literal characters, escaped ones, and ``[^/]``, ``[^/]*``.
+_SEGMENT = re.compile(r"(?:\[^^0-9A-Za-z/\n]|\[\^/\]\*?|[^\\.^$*+?{}\[\]|()/\n])*")
 
 
-def _any_of(patterns: Sequence[Any]) -> re.Pattern[str]:
-    """One regular expression that finds a match where any of ``patterns`` (pathspec's)
-    does; ``_MAYBE`` when they cannot be joined (not pathspec's regular expressions as known,
-    with no group but the folder mark)."""
-    parts = []
-    for p in patterns:
-        regex = getattr(p, "regex", None)
-        if regex is None:
-            continue  # matches nothing
-        if not isinstance(regex, re.Pattern) or not isinstance(regex.pattern, str) \
-                or regex.flags != re.UNICODE or regex.groups != regex.pattern.count(_GROUP):
-            return _MAYBE
-        parts.append(f"(?:{regex.pattern.replace(_GROUP, '(?:')})")
-    if not parts:
-        return re.compile("(?!)")  # matches nothing, as no pattern does
-    try:
-        joined = re.compile("|".join(parts))
-    except re.error:
-        return _MAYBE
-    return joined if joined.groups == 0 else _MAYBE
+class _Joined:
+    """Where any of some pathspec patterns matches, in two regular expressions: ``names``
+    for the patterns that match one path segment at any depth (``^(?:.+/)?SEGMENT`` then a
+    slash or the end: most lines of a .gitignore), tried at the start of each segment, and
+    ``others`` searched as the patterns themselves are. Not ``usable`` when the patterns
+    are not pathspec's regular expressions as known (no group but the folder mark)."""
 
+    def __init__(self, patterns: Sequence[Any]) -> None:
+        names, others = [], []
+        self.usable = False
+        self.names: re.Pattern[str] | None = None
+        self.others: re.Pattern[str] | None = None
+        for p in patterns:
+            regex = getattr(p, "regex", None)
+            if regex is None:
+                continue  # matches nothing
+            if not isinstance(regex, re.Pattern) or not isinstance(regex.pattern, str) \
+                    or regex.flags != re.UNICODE \
+                    or regex.groups != regex.pattern.count(_GROUP):
+                return
+            source = regex.pattern
+            end = next((e for e in _NAME_ENDS if source.endswith(e)), None)
+            if end is not None and source.startswith(_ANY_DEPTH):
+                segment = source[len(_ANY_DEPTH):-len(end)]
+                if _SEGMENT.fullmatch(segment):
+                    names.append(f"(?:{segment}){_NAME_ENDS[end]}")
+                    continue
+            others.append(f"(?:{source.replace(_GROUP, '(?:')})")
+        try:
+            self.names = re.compile("|".join(names)) if names else None
+            self.others = re.compile("|".join(others)) if others else None
+        except re.error:
+            return
+        self.usable = all(r is None or r.groups == 0 for r in (self.names, self.others))
 
-_QUICK: dict[int, tuple[Any, _AnyOf]] = {}
-_COUNTING: dict[tuple[int, str], tuple[Any, tuple[Any, ...], _AnyOf]] = {}
+    def _name_at(self, text: str, starts: Iterator[int]) -> bool:
+        names = self.names
+        return names is not None and any(names.match(text, i) is not None for i in starts)
 
+    @staticmethod
+    def _starts(text: str, stop: int) -> Iterator[int]:
+        """Where ``^(?:.+/)?`` can end in ``text``, before ``stop``: at 0, and after each
+        slash that has something before it."""
+        if stop > 0:
+            yield 0
+        i = text.find("/", 1)
+        while i != -1 and i + 1 < stop:
+            yield i + 1
+            i = text.find("/", i + 1)
 
-def _counting(spec: Any, floor: str) -> tuple[tuple[Any, ...], _AnyOf]:
-    """The patterns of ``spec`` that decide something and do not match ``floor``, last
-    first, and whether none of them matches a path (see _AnyOf)."""
-    found = _COUNTING.get((id(spec), floor))
-    if found is None or found[0] is not spec:
-        patterns = tuple(p for p in reversed(spec.patterns)
-                         if p.include is not None and p.match_file(floor) is None)
-        found = _COUNTING[(id(spec), floor)] = (spec, patterns, _AnyOf(patterns))
-    return found[1], found[2]
+    def anywhere(self, text: str) -> bool:
+        """Whether any pattern matches ``text`` (searched as pathspec searches it)."""
+        if self.others is not None and self.others.search(text) is not None:
+            return True
+        # ``.+/`` holds no newline: the folders above end before the first one
+        stop = text.index("\n") + 1 if "\n" in text else len(text) + 1
+        return self._name_at(text, self._starts(text, stop))
+
+    def in_folder(self, folder: str) -> bool:
+        """Whether a name pattern matches a segment of ``folder`` (``a/b/``, no newline):
+        then it matches every entry of the folder."""
+        return self._name_at(folder, self._starts(folder, len(folder)))
+
+    def entry(self, rel: str, start: int) -> bool:
+        """For ``rel`` (no newline) in a folder ``in_folder`` said no to, its name starting
+        at ``start``: whether a pattern matches it."""
+        if self.names is not None and self.names.match(rel, start) is not None:
+            return True
+        return self.others is not None and self.others.search(rel) is not None
 
 
 class Excluder:
@@ -408,7 +482,7 @@ class _InFolder:
         self.lists: list[tuple[Sequence[str], str]] | None = None  # (patterns, their folder)
         self.tests: list[Callable[[str, bool], bool] | None] = []
         self.respect = True
-        self.levels: list[tuple[str, Any, str | None]] | None = None
+        self.levels: list[tuple[str, _Answers]] | None = None  # (folder below it, answers)
 
     def __call__(self, name: str, is_dir: bool) -> bool:
         x = self.excluder
@@ -436,13 +510,13 @@ class _InFolder:
             for base, spec in x._gitignore_levels(self.folder):
                 below = x._below(self.folder, base)
                 if below is not None:
-                    levels.append((below, spec, None if self.floor is None
-                                   else x._relative(self.floor, base, True)))
+                    levels.append((below, _answers(spec, None if self.floor is None
+                                                   else x._relative(self.floor, base, True))))
             self.levels = levels
         result = None
         mark = "/" if is_dir else ""
-        for below, spec, under in self.levels:
-            include = _last_match(spec, below + name + mark, under)
+        for below, answer in self.levels:
+            include = answer(below + name + mark, below)
             if include is not None:
                 result = include
         return bool(result)

@@ -394,13 +394,13 @@ def test_gitignore_patterns_joined_answer_as_pathspec_does(monkeypatch: pytest.M
 
     from jaxlint import files
 
-    monkeypatch.setattr(files._AnyOf, "JOIN_AFTER", 1)
+    monkeypatch.setattr(files._Answers, "JOIN_AFTER", 2)
     part = st.text(alphabet="ab.-_", min_size=1, max_size=3).filter(lambda p: p not in (".", ".."))
-    glob = st.text(alphabet="ab.*?[]!/\\#", min_size=1, max_size=6)
+    glob = st.text(alphabet="ab.*?[]!/\\#\n", min_size=1, max_size=6)
     path = st.builds(lambda parts, folder: "/".join(parts) + ("/" if folder else ""),
-                     st.lists(part, min_size=1, max_size=4), st.booleans())
+                     st.lists(part | st.just("a\nb"), min_size=1, max_size=4), st.booleans())
 
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=1000, deadline=None)
     @given(st.lists(glob, min_size=1, max_size=5), path, st.sampled_from([None, "a/", "a/b/"]))
     def agree(patterns: list[str], rel: str, floor: str | None) -> None:
         try:
@@ -418,8 +418,11 @@ def test_gitignore_patterns_joined_answer_as_pathspec_does(monkeypatch: pytest.M
                         and p.match_file(rel) is not None:
                     expected = p.include
                     break
-        for _ in range(2):  # the first answer joins the patterns, the second uses them
+        folder = rel[:rel.rstrip("/").rfind("/") + 1]  # what a walk's entry is in
+        answers = files._answers(spec, floor)
+        for _ in range(3):  # the patterns one by one, then joined
             assert files._last_match(spec, rel, floor) == expected, (patterns, rel, floor)
+            assert answers(rel, folder) == expected, (patterns, rel, floor)
 
     agree()
 
