@@ -172,7 +172,7 @@ class _Answers:
     again), the patterns are joined (see _Joined), and for the entries of one folder what
     the folder's own path matches is found once."""
 
-    JOIN_AFTER = 50
+    JOIN_AFTER = 25
 
     def __init__(self, spec: Any, floor: str | None) -> None:
         from pathspec.pattern import RegexPattern
@@ -238,7 +238,7 @@ _ANY_DEPTH = "^(?:.+/)?"
 _NAME_ENDS = {"(?:(?P<ps_d>/)|$)": "(?:/|$)", "(?P<ps_d>/)": "/"}
 # What such a segment may be made of, so that it never matches a slash (or a newline, which
 # ``.`` leaves out): literal characters, escaped ones, and ``[^/]``, ``[^/]*``.
-_SEGMENT = re.compile(r"(?:\[^^0-9A-Za-z/\n]|\[\^/\]\*?|[^\\.^$*+?{}\[\]|()/\n])*")
+_SEGMENT = re.compile(r"(?:\\[^0-9A-Za-z/\n]|\[\^/\]\*?|[^\\.^$*+?{}\[\]|()/\n])*")
 
 
 class _Joined:
