@@ -220,8 +220,7 @@ class _Answers:
                     maybe = joined.anywhere(text)
                 if not maybe:
                     return None
-            elif joined is None and not any(search(text) is not None
-                                            for search in self.searches):
+            elif not any(search(text) is not None for search in self.searches):
                 return None  # what pathspec says when no pattern matches
         if self.floor is None:
             return self.spec.check_file(rel).include  # type: ignore[no-any-return]

@@ -449,3 +449,24 @@ def test_a_large_tree_is_walked_as_git_lists_it(private: Path) -> None:
     assert sorted(reported(jaxlint(".", cwd=private))) == expected
     assert sorted(reported(jaxlint("pkg", cwd=private))) == [
         p for p in expected if p.startswith("pkg/")]
+
+
+def test_gitignore_patterns_that_cannot_be_joined_are_tried_one_by_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pattern whose expression is not as pathspec writes them today (another group, other
+    flags) is never joined: the answers stay pathspec's."""
+    import re
+
+    import pathspec
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    from jaxlint import files
+
+    monkeypatch.setattr(files._Answers, "JOIN_AFTER", 2)
+    grouped = GitIgnoreSpecPattern(re.compile(r"^(?:.+/)?(gen)(?:/|$)"), True)
+    usual = pathspec.GitIgnoreSpec.from_lines(["*.tmp", "!keep.tmp"]).patterns
+    spec = pathspec.GitIgnoreSpec([grouped, *usual])
+    for rel, folder in [("a/gen/x.py", "a/gen/"), ("a/x.tmp", "a/"), ("keep.tmp", ""),
+                        ("a/b.py", "a/"), ("gen/", ""), ("b/c/d.py", "b/c/")] * 3:
+        assert files._answers(spec, None)(rel, folder) == spec.check_file(rel).include, rel
+    assert not files._answers(spec, None).joined.usable
