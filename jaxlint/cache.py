@@ -41,7 +41,6 @@ import sys
 import time
 from collections.abc import Collection, Hashable
 from dataclasses import asdict, fields, is_dataclass
-from pathlib import Path
 from typing import Any
 
 from jaxlint import __version__
@@ -75,12 +74,15 @@ class CacheRefused(Exception):
 
 def _code_stamp() -> str:
     """Changes whenever jaxlint's own code does (an installed release or a checkout)."""
-    root = Path(__file__).parent
-    h = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        st = path.stat()
-        h.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns};".encode())
-    return h.hexdigest()
+    root = os.path.dirname(os.path.abspath(__file__))
+    found = []
+    for folder, _, names in os.walk(root):  # (not pathlib: a warm run imports it for this)
+        for name in names:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                st = os.stat(path)
+                found.append(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns};")
+    return digest("".join(sorted(found)).encode("utf-8", "surrogatepass"))
 
 
 def _libcst_version() -> str:
@@ -149,8 +151,11 @@ class Cache:
         self._index_changed = False
         self._digests: dict[str, str | None] = {}  # this run's content hashes, by path
         self._exists: dict[str, bool] = {}  # this run's answers to "is it a file?"
-        self._shared: dict[tuple[Hashable, Hashable], bytes] = {}  # see signature
+        self._folders_there: dict[str, bool] = {}  # and to "is it a folder?"
+        self._shared: dict[tuple[Hashable, Hashable], Any] = {}  # see signature
         self._cwd = os.getcwd()
+        self._folders: dict[str, str] = {}  # see _where
+        self._last_where: tuple[str, str] | None = None  # see signature
         try:
             st = os.lstat(self.top)
         except FileNotFoundError:
@@ -221,15 +226,25 @@ class Cache:
         file of a warm run, so the text of what files share is made once."""
         shared = self._shared.get((per_file, roots))
         if shared is None:
-            shared = self._shared[(per_file, roots)] = (
-                self.base + stable([_plain(per_file), _plain(roots)])).encode()
-        h = hashlib.sha256(shared)
-        h.update(f"{self._where(path)}\0{self._stat_part(st)}".encode(
-            "utf-8", "surrogatepass"))
+            shared = self._shared[(per_file, roots)] = hashlib.sha256(
+                (self.base + stable([_plain(per_file), _plain(roots)])).encode())
+        h = shared.copy()  # the shared text hashed once, not once a file
+        where = self._where(path)
+        self._last_where = (path, where)  # for lookup, which comes next
+        h.update(f"{where}\0{self._stat_part(st)}".encode("utf-8", "surrogatepass"))
         return h.hexdigest()
 
     def _where(self, path: str) -> str:
-        return os.path.normpath(os.path.join(self._cwd, path))  # abspath, less a getcwd()
+        """``path`` made absolute (os.path.abspath, less a getcwd), its folder once per run:
+        this runs twice for every file of a warm run."""
+        head, tail = os.path.split(path)
+        if tail in ("", os.curdir, os.pardir):
+            return os.path.normpath(os.path.join(self._cwd, path))
+        prefix = self._folders.get(head)
+        if prefix is None:
+            folder = os.path.normpath(os.path.join(self._cwd, head))
+            prefix = self._folders[head] = folder if folder.endswith(os.sep) else folder + os.sep
+        return prefix + tail
 
     def _load_index(self) -> dict[str, list[Any]]:
         if self._index is None:
@@ -248,7 +263,9 @@ class Cache:
         """(known, findings) for an unchanged file: known and None when the prefilter
         rejected it; not known when it changed, was never recorded, or its entry is gone
         or stale (then the file is read and checked as usual)."""
-        found = self._load_index().get(self._where(path))
+        last = self._last_where
+        where = last[1] if last is not None and last[0] == path else self._where(path)
+        found = self._load_index().get(where)
         if not isinstance(found, list) or len(found) != 2 or found[0] != signature:
             return False, None
         outcome = found[1]
@@ -292,7 +309,8 @@ class Cache:
             if isinstance(known, list) and len(known) == 2 and known[0] == stamp:
                 found: str | None = known[1]
             else:
-                found = digest(Path(dep).read_bytes())
+                with open(dep, "rb") as f:
+                    found = digest(f.read())
                 if not self._racy(st) and self._index is not None:
                     index["\0" + dep] = [stamp, found]
                     self._index_changed = True
@@ -302,9 +320,27 @@ class Cache:
         return found
 
     def _is_file(self, path: str) -> bool:
+        """os.path.isfile, once per path and run. Most paths asked about are modules the
+        index looked for in folders that do not exist either (``pkg/jax/numpy.py`` beside
+        ``pkg/main.py``): a file is not there when its folder is not, so each folder is
+        looked at once, and the file only in a folder that is there."""
         found = self._exists.get(path)
         if found is None:
-            found = self._exists[path] = os.path.isfile(path)
+            folder = os.path.dirname(path)
+            found = self._exists[path] = (
+                (folder == path or not folder or self._is_folder(folder))
+                and os.path.isfile(path))
+        return found
+
+    def _is_folder(self, path: str) -> bool:
+        """os.path.isdir, once per path and run; False without asking when the folder
+        above is not there (see _is_file)."""
+        found = self._folders_there.get(path)
+        if found is None:
+            above = os.path.dirname(path)
+            found = self._folders_there[path] = (
+                (above == path or not above or self._is_folder(above))
+                and os.path.isdir(path))
         return found
 
     # ------------------------------------------------------------------------------ entries

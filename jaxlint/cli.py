@@ -524,11 +524,16 @@ def _main(argv: Sequence[str] | None = None) -> int:
                             False if args.no_respect_gitignore else None)
         if args.stdin_filename is not None or args.paths == ["-"]:
             return _stdin(args, resolver, excluder, run)
+        configs: dict[str, Config] = {}  # by the folder as named: its files share one
         for item in discover(args.paths or ["."], excluder, args.force_exclude):
             if isinstance(item, PathError):
                 _error(run, item.path, item.message)
-            else:
-                files.append((item, resolver.for_file(item)))
+                continue
+            folder = os.path.dirname(item)
+            config = configs.get(folder)
+            if config is None:
+                config = configs[folder] = resolver.for_file(item)
+            files.append((item, config))
     except ConfigError as exc:
         print(f"jaxlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
@@ -678,16 +683,19 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
     cache = _open_cache(resolver, args) if by_stat else None
     use_cache = use_cache and (cache is not None or not by_stat)
     roots_of: dict[str, tuple[str, ...]] = {}  # import roots, by folder
+    tops: dict[str, str] = {}  # see import_roots
 
     def roots_for(path: str) -> tuple[str, ...]:
-        from jaxlint.project import import_roots
-
         if args.no_index:
             return ()
-        folder = os.path.dirname(os.path.abspath(path))
+        # By the folder as named: the files of a folder share it, and a walk names each
+        # folder one way (files named on the command line may name one several ways).
+        folder = os.path.dirname(path)
         found = roots_of.get(folder)
         if found is None:
-            found = roots_of[folder] = tuple(import_roots(path))
+            from jaxlint.project import import_roots
+
+            found = roots_of[folder] = tuple(import_roots(path, tops))
         return found
 
     prints: dict[int, str] = {}  # configuration fingerprints, by id: files share configs

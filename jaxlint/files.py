@@ -103,6 +103,28 @@ class _Patterns:
         self.any_entry = re.compile("|".join(names)) if names else None
         self.folders = re.compile("|".join(names + folders)) if names or folders else None
 
+    def in_folder(self, folder: str, floor: str | None = None) -> Callable[[str, bool], bool]:
+        """``match_file`` for the entries of one folder (``folder``: its path relative to the
+        patterns' folder, ending in ``/``, or empty for that folder itself): what depends on
+        the folder alone is matched once, and each entry costs one match of its name."""
+        if self.spec is not None:
+            answer = _answers(self.spec, floor)
+
+            def match(name: str, is_dir: bool) -> bool:
+                return bool(answer(folder + name + ("/" if is_dir else ""), folder))
+            return match
+        above = folder.rstrip("/").split("/") if folder else []
+        if floor is not None:
+            del above[:floor.count("/")]
+        folders, any_entry = self.folders, self.any_entry
+        if folders is not None and any(folders.match(part) for part in above):
+            return lambda name, is_dir: True
+
+        def match_name(name: str, is_dir: bool) -> bool:
+            entry = folders if is_dir else any_entry
+            return entry is not None and entry.match(name) is not None
+        return match_name
+
     def match_file(self, rel: str, floor: str | None = None) -> bool:
         """Whether ``rel`` (``/``-separated, ending in ``/`` for a folder) or a folder
         above it is matched; with ``floor`` (a folder above ``rel``, ending in ``/``), as if
@@ -126,28 +148,167 @@ def _last_match(spec: Any, rel: str, floor: str | None) -> bool | None:
     matches); with ``floor``, patterns that match ``floor`` do not count (so inside a named
     ``gen/`` that ``gen/`` excludes, a deeper ``gen/gen/`` is not left out by that pattern
     either: a corner this approximation gives up, for patterns with a slash only)."""
-    if floor is None:
-        return spec.check_file(rel).include  # type: ignore[no-any-return]
-    # The last pattern that matches wins: look from the end, among the patterns that count
-    # below ``floor`` (found once per floor: a walk asks this for every entry under it).
-    for pattern in _counting(spec, floor):
-        if pattern.match_file(rel) is not None:
-            return pattern.include  # type: ignore[no-any-return]
-    return None
+    return _answers(spec, floor)(rel)
 
 
-_COUNTING: dict[tuple[int, str], tuple[Any, tuple[Any, ...]]] = {}
+_ANSWERS: dict[tuple[int, str | None], tuple[Any, _Answers]] = {}
 
 
-def _counting(spec: Any, floor: str) -> tuple[Any, ...]:
-    """The patterns of ``spec`` that decide something and do not match ``floor``, last
-    first."""
-    found = _COUNTING.get((id(spec), floor))
+def _answers(spec: Any, floor: str | None) -> _Answers:
+    """_last_match for one spec and floor (made once: a walk asks for every entry)."""
+    found = _ANSWERS.get((id(spec), floor))
     if found is None or found[0] is not spec:
-        patterns = tuple(p for p in reversed(spec.patterns)
-                         if p.include is not None and p.match_file(floor) is None)
-        found = _COUNTING[(id(spec), floor)] = (spec, patterns)
-    return found[1]  # type: ignore[no-any-return]
+        found = _ANSWERS[(id(spec), floor)] = (spec, _Answers(spec, floor))
+    return found[1]
+
+
+class _Answers:
+    """_last_match for one pathspec spec and floor. Most entries of a walk match none of a
+    .gitignore's patterns, and pathspec tries them one by one, each making a match object:
+    that cost more than the rest of a warm run's walk. So the patterns' regular expressions
+    are tried first, and the spec is asked only when one of them matches.
+
+    Once asked ``JOIN_AFTER`` times (a small folder's .gitignore is not worth compiling
+    again), the patterns are joined (see _Joined), and for the entries of one folder what
+    the folder's own path matches is found once."""
+
+    JOIN_AFTER = 25
+
+    def __init__(self, spec: Any, floor: str | None) -> None:
+        from pathspec.pattern import RegexPattern
+        from pathspec.util import normalize_file
+
+        self.spec, self.floor = spec, floor
+        self.normalize: Callable[[str], str] = normalize_file  # as check_file has a path
+        if floor is None:
+            self.patterns = [p for p in spec.patterns if p.include is not None]
+        else:
+            # The last pattern that matches wins: look from the end, among the patterns that
+            # count below ``floor``.
+            self.patterns = [p for p in reversed(spec.patterns)
+                             if p.include is not None and p.match_file(floor) is None]
+        # A pattern matches a path when its regular expression is found in it (pathspec's
+        # RegexPattern.match_file); another kind of pattern is asked itself.
+        plain = all(type(p).match_file is RegexPattern.match_file for p in self.patterns)
+        self.searches: list[Callable[[str], Any]] | None = (
+            [p.regex.search for p in self.patterns if p.regex is not None] if plain else None)
+        self.asked = 0
+        self.joined: _Joined | None = None
+        self.folders: dict[str, bool] = {}  # folder (``a/b/``) -> its path matches a pattern
+
+    def __call__(self, rel: str, folder: str = "") -> bool | None:
+        """The answer for ``rel``; ``folder``: the part of it before the entry's name (the
+        same for a folder's entries), ending in ``/``, or empty."""
+        text = rel if self.floor is not None else self.normalize(rel)
+        if self.searches is not None:
+            if self.joined is None:
+                self.asked += 1
+                if self.asked >= self.JOIN_AFTER:
+                    self.joined = _Joined(self.patterns)
+            joined = self.joined
+            if joined is not None and joined.usable:
+                # The split below holds for a path in ``folder`` whose name is one segment.
+                slash = rel.find("/", len(folder))
+                if text == rel and "\n" not in rel and rel.startswith(folder) \
+                        and (not folder or (len(folder) > 1 and folder.endswith("/"))) \
+                        and (slash == -1 or slash == len(rel) - 1):
+                    hit = self.folders.get(folder)
+                    if hit is None:
+                        hit = self.folders[folder] = joined.in_folder(folder)
+                    maybe = hit or joined.entry(rel, len(folder))
+                else:
+                    maybe = joined.anywhere(text)
+                if not maybe:
+                    return None
+            elif not any(search(text) is not None for search in self.searches):
+                return None  # what pathspec says when no pattern matches
+        if self.floor is None:
+            return self.spec.check_file(rel).include  # type: ignore[no-any-return]
+        for pattern in self.patterns:
+            if pattern.match_file(rel) is not None:
+                return pattern.include  # type: ignore[no-any-return]
+        return None
+
+
+_GROUP = "(?P<ps_d>"  # the one group pathspec's gitignore patterns capture (a folder's /)
+# pathspec's expression for a pattern without a slash (a name, at any depth): the folders
+# above, then one path segment, then a slash (the ``/`` of a folder-only pattern) or the end
+_ANY_DEPTH = "^(?:.+/)?"
+_NAME_ENDS = {"(?:(?P<ps_d>/)|$)": "(?:/|$)", "(?P<ps_d>/)": "/"}
+# What such a segment may be made of, so that it never matches a slash (or a newline, which
+# ``.`` leaves out): literal characters, escaped ones, and ``[^/]``, ``[^/]*``.
+_SEGMENT = re.compile(r"(?:\\[^0-9A-Za-z/\n]|\[\^/\]\*?|[^\\.^$*+?{}\[\]|()/\n])*")
+
+
+class _Joined:
+    """Where any of some pathspec patterns matches, in two regular expressions: ``names``
+    for the patterns that match one path segment at any depth (``^(?:.+/)?SEGMENT`` then a
+    slash or the end: most lines of a .gitignore), tried at the start of each segment, and
+    ``others`` searched as the patterns themselves are. Not ``usable`` when the patterns
+    are not pathspec's regular expressions as known (no group but the folder mark)."""
+
+    def __init__(self, patterns: Sequence[Any]) -> None:
+        names, others = [], []
+        self.usable = False
+        self.names: re.Pattern[str] | None = None
+        self.others: re.Pattern[str] | None = None
+        for p in patterns:
+            regex = getattr(p, "regex", None)
+            if regex is None:
+                continue  # matches nothing
+            if not isinstance(regex, re.Pattern) or not isinstance(regex.pattern, str) \
+                    or regex.flags != re.UNICODE \
+                    or regex.groups != regex.pattern.count(_GROUP):
+                return
+            source = regex.pattern
+            end = next((e for e in _NAME_ENDS if source.endswith(e)), None)
+            if end is not None and source.startswith(_ANY_DEPTH):
+                segment = source[len(_ANY_DEPTH):-len(end)]
+                if _SEGMENT.fullmatch(segment):
+                    names.append(f"(?:{segment}){_NAME_ENDS[end]}")
+                    continue
+            others.append(f"(?:{source.replace(_GROUP, '(?:')})")
+        try:
+            self.names = re.compile("|".join(names)) if names else None
+            self.others = re.compile("|".join(others)) if others else None
+        except re.error:
+            return
+        self.usable = all(r is None or r.groups == 0 for r in (self.names, self.others))
+
+    def _name_at(self, text: str, starts: Iterator[int]) -> bool:
+        names = self.names
+        return names is not None and any(names.match(text, i) is not None for i in starts)
+
+    @staticmethod
+    def _starts(text: str, stop: int) -> Iterator[int]:
+        """Where ``^(?:.+/)?`` can end in ``text``, before ``stop``: at 0, and after each
+        slash that has something before it."""
+        if stop > 0:
+            yield 0
+        i = text.find("/", 1)
+        while i != -1 and i + 1 < stop:
+            yield i + 1
+            i = text.find("/", i + 1)
+
+    def anywhere(self, text: str) -> bool:
+        """Whether any pattern matches ``text`` (searched as pathspec searches it)."""
+        if self.others is not None and self.others.search(text) is not None:
+            return True
+        # ``.+/`` holds no newline: the folders above end before the first one
+        stop = text.index("\n") + 1 if "\n" in text else len(text) + 1
+        return self._name_at(text, self._starts(text, stop))
+
+    def in_folder(self, folder: str) -> bool:
+        """Whether a name pattern matches a segment of ``folder`` (``a/b/``, no newline):
+        then it matches every entry of the folder."""
+        return self._name_at(folder, self._starts(folder, len(folder)))
+
+    def entry(self, rel: str, start: int) -> bool:
+        """For ``rel`` (no newline) in a folder ``in_folder`` said no to, its name starting
+        at ``start``: whether a pattern matches it."""
+        if self.names is not None and self.names.match(rel, start) is not None:
+            return True
+        return self.others is not None and self.others.search(rel) is not None
 
 
 class Excluder:
@@ -229,6 +390,39 @@ class Excluder:
                    else config.respect_gitignore)
         return respect and self._gitignored(path, is_dir, floor)
 
+    def in_folder(self, folder: str, floor: str | None = None) -> Callable[[str, bool], bool]:
+        """``excluded`` for the entries of ``folder`` (absolute and normalised), asked as
+        (name, is a folder): a walk asks for every entry, and what depends on the folder
+        alone (see _InFolder) is worked out once."""
+        return _InFolder(self, folder, floor)
+
+    def _below(self, folder: str, base: str) -> str | None:
+        """``folder`` relative to ``base`` as the prefix of its entries' relative paths
+        (``sub/dir/``; empty for ``base`` itself), None if it is not below ``base``."""
+        return "" if folder == base else self._relative(folder, base, True)
+
+    def _matcher(self, patterns: Sequence[str], base: str, folder: str, floor: str | None
+                 ) -> Callable[[str, bool], bool]:
+        """``_matches`` (with ``patterns``, not empty) for the entries of ``folder``."""
+        below = self._below(folder, base)
+        if below is not None:
+            return self._spec(patterns).in_folder(  # type: ignore[no-any-return]
+                below, None if floor is None else self._relative(floor, base, True))
+        # The entries are outside the patterns' folder: only names without a slash apply,
+        # and nothing matches the patterns' own folder or one above it.
+        names = [p for p in patterns if "/" not in p.rstrip("/")]
+        prefix = folder if folder.endswith(os.sep) else folder + os.sep
+        match: list[Callable[[str, bool], bool]] = []  # made when first needed, as there
+
+        def outside(name: str, is_dir: bool) -> bool:
+            path = prefix + name
+            if base == path or base.startswith(path + os.sep):
+                return False
+            if not match:
+                match.append(self._spec(names).in_folder(""))
+            return match[0](name, is_dir)
+        return outside
+
     def _gitignored(self, path: str, is_dir: bool, floor: str | None) -> bool:
         result = None
         for base, spec in self._gitignore_levels(os.path.dirname(path)):
@@ -275,6 +469,66 @@ class Excluder:
         return [(base, pathspec.GitIgnoreSpec.from_lines(lines))]
 
 
+class _InFolder:
+    """Excluder.excluded for the entries of one folder. Its configuration, its path below
+    each pattern list's folder and the .gitignore files that apply are found when the first
+    entry needs them, in the order ``excluded`` needs them (a configuration that cannot be
+    read, or a pattern that cannot be compiled, fails at the same entry as there); each
+    entry then costs a few matches of its name."""
+
+    def __init__(self, excluder: Excluder, folder: str, floor: str | None) -> None:
+        self.excluder, self.folder, self.floor = excluder, folder, floor
+        self.lists: list[tuple[Sequence[str], str]] | None = None  # (patterns, their folder)
+        self.tests: list[Callable[[str, bool], bool] | None] = []
+        self.respect = True
+        self.levels: list[tuple[str, _Answers]] | None = None  # (folder below it, answers)
+
+    def __call__(self, name: str, is_dir: bool) -> bool:
+        x = self.excluder
+        if self.lists is None:
+            config = x.config_for(self.folder)
+            root = config.root if os.path.isabs(config.root) else os.path.abspath(config.root)
+            first = ((x.exclude, x.cwd) if x.exclude is not None else
+                     (config.exclude if config.exclude is not None else DEFAULT_EXCLUDE, root))
+            self.lists = [first, (config.extend_exclude, root), (x.extend_exclude, x.cwd)]
+            self.tests = [None] * len(self.lists)
+            self.respect = (x.respect_gitignore if x.respect_gitignore is not None
+                            else config.respect_gitignore)
+        for i, (patterns, base) in enumerate(self.lists):
+            if not patterns:
+                continue
+            test = self.tests[i]
+            if test is None:
+                test = self.tests[i] = x._matcher(patterns, base, self.folder, self.floor)
+            if test(name, is_dir):
+                return True
+        if not self.respect:
+            return False
+        if self.levels is None:
+            levels = []
+            for base, spec in x._gitignore_levels(self.folder):
+                below = x._below(self.folder, base)
+                if below is not None:
+                    levels.append((below, _answers(spec, None if self.floor is None
+                                                   else x._relative(self.floor, base, True))))
+            self.levels = levels
+        result = None
+        mark = "/" if is_dir else ""
+        for below, answer in self.levels:
+            include = answer(below + name + mark, below)
+            if include is not None:
+                result = include
+        return bool(result)
+
+
+def _prefix(folder: str) -> str:
+    """What goes before a name in ``folder`` (normalised), as os.path.join puts it:
+    nothing for ``.``, as normpath leaves a path in the current folder."""
+    if folder == os.curdir:
+        return ""
+    return folder if folder.endswith(os.sep) else folder + os.sep
+
+
 def _walk(root: str, excluder: Excluder | None = None, floor: str | None = None
           ) -> Iterator[tuple[str, str] | PathError]:
     """The ``*.py`` and ``*.ipynb`` files under ``root`` with their real paths, sorted, then
@@ -283,37 +537,64 @@ def _walk(root: str, excluder: Excluder | None = None, floor: str | None = None
 
     Symlinked folders are not entered (no loops, nothing outside the tree). A symlinked file
     is checked only if it points at a file inside ``root``, and under its own name only when
-    the walk does not reach the file it points at by a plain path too. One ``lstat`` per
-    file: the real path of a plain file is its folder's real path and its name (os.walk
-    enters no symlinked folder), so only symlinks need ``realpath``.
+    the walk does not reach the file it points at by a plain path too. The walk is os.walk's
+    (top down, each folder's files before its subfolders, folders in name order), by
+    ``os.scandir``, whose entries say what they are without a ``stat`` of each file. The real
+    path of a plain file is its folder's real path and its name (no symlinked folder is
+    entered), so only symlinks need ``realpath``.
     """
     top = os.path.realpath(root)
     found: list[tuple[str, str, bool]] = []  # (path, real path, is a symlink)
     walk_errors: list[OSError] = []
-    for dirpath, dirnames, filenames in os.walk(root, onerror=walk_errors.append):
+    todo: list[tuple[str, str]] = [(root, top)]  # (folder as os.walk names it, real path)
+    while todo:
+        dirpath, real_dir = todo.pop()
+        dirs: list[tuple[str, bool]] = []  # (name, is a symlink)
+        files: list[os.DirEntry[str]] = []
+        try:
+            with os.scandir(dirpath) as entries:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    if is_dir:
+                        try:
+                            link = entry.is_symlink()
+                        except OSError:
+                            link = False
+                        dirs.append((entry.name, link))
+                    elif entry.name.endswith((".py", ".ipynb")):
+                        files.append(entry)
+        except OSError as exc:  # the folder cannot be listed: os.walk's onerror
+            walk_errors.append(exc)
+            continue
         if excluder is None:
-            dirnames[:] = sorted(d for d in dirnames if not _skip_dir(dirpath, d))
+            dirs = [d for d in dirs if not _skip_dir(dirpath, d[0])]
         else:
-            dirnames[:] = sorted(
-                d for d in dirnames if not _always_skip(dirpath, d)
-                and not excluder.excluded(os.path.join(dirpath, d), True, floor))
-        real_dir = os.path.realpath(dirpath)
-        for name in sorted(filenames):
-            if not name.endswith((".py", ".ipynb")):
+            excluded = excluder.in_folder(
+                os.path.normpath(os.path.join(excluder._here, dirpath)), floor)
+            dirs = [d for d in dirs if not _always_skip(dirpath, d[0])
+                    and not excluded(d[0], True)]
+        if files:
+            shown = _prefix(os.path.normpath(dirpath))  # normpath(join(dirpath, name)), less
+            real_prefix = _prefix(real_dir)             # a join and a normpath a file
+        for entry in sorted(files, key=lambda e: e.name):
+            name = entry.name
+            if excluder is not None and excluded(name, False):
                 continue
-            full = os.path.normpath(os.path.join(dirpath, name))
-            if excluder is not None and excluder.excluded(full, False, floor):
-                continue
+            full = shown + name
             try:
-                mode = os.lstat(full).st_mode
+                if entry.is_file(follow_symlinks=False):
+                    found.append((full, real_prefix + name, False))
+                elif entry.is_symlink() and os.path.isfile(full):  # not dangling, not a loop
+                    real = os.path.realpath(full)
+                    if _inside(real, top):  # never followed outside what the user named
+                        found.append((full, real, True))
             except OSError:
                 continue
-            if stat.S_ISREG(mode):
-                found.append((full, os.path.join(real_dir, name), False))
-            elif stat.S_ISLNK(mode) and os.path.isfile(full):  # not dangling, not a loop
-                real = os.path.realpath(full)
-                if _inside(real, top):  # never followed outside what the user named
-                    found.append((full, real, True))
+        todo.extend((os.path.join(dirpath, name), os.path.join(real_dir, name))
+                    for name, link in sorted(dirs, reverse=True) if not link)
     plain = {real for _, real, link in found if not link}
     for full, real, link in found:
         if not (link and real in plain):

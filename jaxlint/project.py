@@ -48,12 +48,23 @@ def module_names(path: str) -> list[str]:
     return names
 
 
-def import_roots(path: str) -> list[str]:
-    """Folders Python would import from when running or importing ``path``."""
+def import_roots(path: str, tops: dict[str, str] | None = None) -> list[str]:
+    """Folders Python would import from when running or importing ``path``. ``tops``
+    remembers, for the folders looked at, the folder above their top-level package: the
+    files of a tree share them (a warm run asks for every folder of the tree)."""
     here = os.path.dirname(os.path.abspath(path))
+    if tops is None:
+        tops = {}
+    chain = []
     top = here
-    while os.path.isfile(os.path.join(top, "__init__.py")):
+    while top not in tops and os.path.isfile(os.path.join(top, "__init__.py")):
+        chain.append(top)
         top = os.path.dirname(top)
+    top = tops.get(top, top)
+    for folder in chain:
+        tops[folder] = top
+    if not chain:
+        tops[here] = top
     roots = [here, top, os.getcwd()]
     return list(dict.fromkeys(roots))
 

@@ -124,6 +124,26 @@ def test_a_changed_project_module_makes_its_importer_be_checked_again(
     assert "run.py" in read and "run.py:6:7: JAX101 " in warm
 
 
+def test_a_module_that_appears_in_a_new_folder_makes_its_importer_be_checked_again(
+        project: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The index looked for ``pkg/ops/model.py`` and found neither it nor its folders: the
+    result stays valid only while they are absent."""
+    (project / "run.py").write_text(
+        "import time\nimport jax.numpy as jnp\nfrom pkg.ops.model import step\n\n"
+        "t0 = time.perf_counter()\ny = step(jnp.ones(3))\nprint(time.perf_counter() - t0)\n")
+    cold, _ = _lint(monkeypatch, capsys)
+    warm, read = _lint(monkeypatch, capsys)
+    assert warm == cold and "run.py" not in read
+    (project / "pkg" / "ops").mkdir(parents=True)
+    warm, read = _lint(monkeypatch, capsys)
+    assert warm == cold and "run.py" not in read  # folders alone change nothing
+    (project / "pkg" / "ops" / "model.py").write_text(
+        "import jax.numpy as jnp\n\ndef step(x):\n    return jnp.dot(x, x).block_until_ready()\n")
+    after, read = _lint(monkeypatch, capsys)
+    assert "run.py" in read and after != cold
+
+
 def test_a_file_changed_just_before_the_run_is_not_trusted_by_its_stat(
         project: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
