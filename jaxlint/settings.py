@@ -63,6 +63,8 @@ _IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
 # defines (followed through the project index), so this file need not import a clock.
 _WITH_TIMER = re.compile(rb"with\s+(?:\w+\.)*\w*?(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|"
                          rb"[Cc]hrono)\w*\s*\(")
+# ``%timeit`` / ``%%time`` as a notebook exported to a script calls them
+_EXPORTED_MAGIC = re.compile(rb"run_(?:line|cell)_magic\(\s*[\"']time(?:it)?[\"']")
 # ``timeit stmt`` / ``time stmt`` at the start of a notebook's JSON source string (a one-line
 # cell is one string), after any blank lines and indentation
 _AUTOMAGIC = re.compile(rb'"(?:[ \t]|\\[nrt])*time(?:it)?(?:[ \t]|\\t)')
@@ -169,6 +171,8 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     # cell) and pytest-benchmark's fixture need no import.
     if b"%time" in data or (b"benchmark" in data and _BENCHMARK.search(data) is not None):
         return True
+    if b"_magic(" in data and _EXPORTED_MAGIC.search(data) is not None:
+        return True  # ``get_ipython().run_line_magic("timeit", ...)``: a notebook exported
     if b"time" in data and _AUTOMAGIC.search(data) is not None:
         return True
     if any(n.rsplit(".", 1)[-1].encode() in data for n in extras.timers):

@@ -26,5 +26,5 @@ def test_blind_set_recall_and_false_alarms(tmp_path: Path) -> None:
 
     scores = json.loads(out.read_text())
     assert scores["mistakes"] >= 70 and scores["correct"] >= 75
-    assert scores["found"] / scores["mistakes"] >= 63 / 71
+    assert scores["found"] / scores["mistakes"] >= 65 / 71
     assert scores["flagged"] / scores["correct"] <= 0.02

@@ -134,6 +134,22 @@ class Frame:
         return self.func.closure
 
 
+_MAGIC_RUNNERS = {"run_line_magic": 1, "run_cell_magic": 2}  # -> where the statement is
+
+
+def _exported_magic(attr: str, node: cst.Call) -> cst.Arg | None:
+    """The statement argument of ``run_line_magic("timeit", STMT)`` or
+    ``run_cell_magic("time", LINE, CELL)`` (IPython's ``%time``/``%timeit`` and their cell
+    forms, as a notebook exported to a script calls them); None for any other call."""
+    at = _MAGIC_RUNNERS.get(attr)
+    if at is None or len(node.args) <= at or any(a.keyword or a.star for a in node.args[:at + 1]):
+        return None
+    name = node.args[0].value
+    if not (isinstance(name, cst.SimpleString) and name.evaluated_value in ("time", "timeit")):
+        return None
+    return node.args[at] if is_const_string(node.args[at].value) else None
+
+
 class Calls:
     """The calls part of ``FlowAnalysis`` (see the module docstring)."""
 
@@ -337,6 +353,12 @@ class Calls:
 
     def _call_method(self: FlowAnalysis, base: Value, attr: str, base_key: str | None,
                      node: cst.Call, st: State) -> Value:
+        magic = _exported_magic(attr, node)
+        if magic is not None:
+            # ``get_ipython().run_line_magic("timeit", "f(x)")``: a notebook's ``%timeit``
+            # as nbconvert and jupytext export it, timing the statement string
+            self._harness(node, cst.Call(func=node.func, args=[magic]), [(None, "", None)], st)
+            return None
         if isinstance(base, Ref):
             return self._call_ref(f"{base.name}.{attr}", node, st)
         args = self._args(node, st)

@@ -11,8 +11,10 @@ class UnsyncedHarness(Rule):
     Finds a benchmark harness that times JAX work without waiting for it:
     `timeit.timeit` / `timeit.repeat` / `timeit.Timer(...)` (`.timeit`, `.repeat`,
     `.autorange`) given a callable or a statement string, and pytest-benchmark's
-    `benchmark(fn, *args)` and `benchmark.pedantic(fn, ...)`, where each run dispatches JAX
-    work and returns before it is done.
+    `benchmark(fn, *args)` and `benchmark.pedantic(fn, ...)`, notebooks' `%timeit` and `%time`
+    magics, also as a notebook exported to a script calls them
+    (`get_ipython().run_line_magic("timeit", "f(x)")`), where each run dispatches JAX work
+    and returns before it is done.
 
     ## Why is this bad?
     The harness reads the clock after each run returns, so it measures dispatch: on an H200
