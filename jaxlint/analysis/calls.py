@@ -520,18 +520,27 @@ class Calls:
             self.frame.judges_module and origin in self._module_frame.created)
         compiles = made_here and origin not in st.called
         variants = variant if isinstance(variant, list) else [variant]
+        by_sweep = False  # a round of ``for k in (8, 16)`` with a value not compiled yet
         for one in variants:
             if isinstance(one, tuple) and (origin, one) not in st.called and (
-                    origin, "?") not in st.called:
-                compiles = compiles or any(isinstance(c, tuple) and c[0] is origin
-                                           for c in st.called)
+                    origin, "?") not in st.called and any(
+                        isinstance(c, tuple) and c[0] is origin for c in st.called):
+                compiles = True
+                by_sweep = by_sweep or isinstance(variant, list)
         if compiles:
             self.frame.events.append((self._tick(), node, COMPILE))
             # the loops whose rounds call the same function object (one made inside a
-            # loop is a new function, compiled anew, on every round)
+            # loop is a new function, compiled anew, on every round); not a sweep over
+            # static values, each of whose rounds compiles a new one (a progress log of
+            # it is not exempt: its later figures carry a compile too)
             made_in = self.made_in.get(origin, set())
+            swept: set[cst.CSTNode] = set()
+            if by_sweep and isinstance(node, cst.Call):
+                given = {a.value.value for a in node.args if isinstance(a.value, cst.Name)}
+                swept = {loop for name, _, loop in self._loop_literals if name in given}
             self.loops_of.setdefault(node, set()).update(
-                loop for loop in self.frame.loop_stmts if loop not in made_in)
+                loop for loop in self.frame.loop_stmts
+                if loop not in made_in and loop not in swept)
         st.called = st.called | {origin}
         for one in variants:
             if one is not None:
@@ -558,7 +567,7 @@ class Calls:
             if text is not None:
                 out.append([text])
                 continue
-            swept = [v for n, v in reversed(self._loop_literals)
+            swept = [v for n, v, _ in reversed(self._loop_literals)
                      if isinstance(arg, cst.Name) and n == arg.value]
             if not swept:
                 return "?"

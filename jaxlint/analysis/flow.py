@@ -166,8 +166,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._frames: list[Frame] = []
         self._module_frame = Frame(func=None)
         self._entry_called: frozenset[cst.CSTNode] | None = None  # see Frame.judges_module
-        # ``for k in (8, 16):`` being interpreted: (the loop's name, the values it takes)
-        self._loop_literals: list[tuple[str, list[str]]] = []
+        # ``for k in (8, 16):`` being interpreted: (its variable, the values it takes, the loop)
+        self._loop_literals: list[tuple[str, list[str], cst.For]] = []
         # Binding targets given a positive int or a non-empty literal (``n = 10``,
         # ``sizes = [256, 512]``, ``def bench(reps=5)``): loops over them run at least once.
         self._positive: set[cst.CSTNode] = set()

@@ -414,7 +414,7 @@ class Statements:
         values = self._literal_items(stmt.iter)
         if values is not None and isinstance(stmt.target, cst.Name):
             # ``for k in (8, 16):``: a static argument ``k`` takes each of these values
-            self._loop_literals.append((stmt.target.value, values))
+            self._loop_literals.append((stmt.target.value, values, stmt))
         try:
             out = self._loop(st, body, stmt, None, once=once)
         finally:
