@@ -212,7 +212,7 @@ _MODULES: dict[str, dict[str, object]] = {}  # a worker process's project-index 
 def _check_one(path: str, data: bytes, args: argparse.Namespace, config: Config) -> Run:
     """One file's results; runs in a worker process under --jobs."""
     run = Run()
-    _check_file(path, args, run, config, _MODULES, data, prefiltered=True)
+    _check_file(path, args, run, config, _MODULES, data)
     _release_freed()
     return run
 
@@ -254,10 +254,7 @@ def _resident() -> int:
 
 
 def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
-                modules: dict[str, dict[str, object]], data: bytes | None = None,
-                prefiltered: bool = False) -> None:
-    """``prefiltered``: ``data`` passed ``might_matter`` already (``_check_all`` judged it;
-    for a file that passes on a clock's name, that took a parse by CPython)."""
+                modules: dict[str, dict[str, object]], data: bytes | None = None) -> None:
     if data is None:
         try:
             data = read(path)
@@ -267,8 +264,9 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
     if b"\0" in data:  # reported whatever the file says: no Python source holds NUL
         _error(run, path, "binary file (contains NUL bytes), skipped")
         return
-    if not prefiltered and not might_matter(data, config.extras, project=not args.no_index):
-        return
+    if not might_matter(data, config.extras, project=not args.no_index):
+        return  # (after _check_all's test of the bytes alone: CPython's parse is done here,
+        # in the worker processes, for a file that passes on a clock's name alone)
     notebook = path.endswith(".ipynb")
     try:
         settings = _settings(path, args, config, modules)
@@ -731,7 +729,7 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
             _error(results[i], path, f"cannot read: {exc.strerror or exc}")
             continue
         if b"\0" not in data and not might_matter(data, config.extras,
-                                                  project=not args.no_index):
+                                                  project=not args.no_index, parse=False):
             if cache is not None and signature is not None and st is not None:
                 cache.remember(path, signature, st, None)
             continue
@@ -765,7 +763,7 @@ def _check_all(files: list[tuple[str, Config]], args: argparse.Namespace, resolv
                 # Recorded before it is checked: a Ctrl-C held until its fix was written
                 # (see _interrupt_deferred) arrives with the file's record filled in.
                 done[n] = Run()
-                _check_file(path, args, done[n], config, modules, data, prefiltered=True)
+                _check_file(path, args, done[n], config, modules, data)
                 progress.step()
     except KeyboardInterrupt:
         run.interrupted = True  # report what was done before it (and cache none of it)

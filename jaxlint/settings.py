@@ -150,7 +150,8 @@ def _base_name(node: ast.Attribute) -> str | None:
     return value.id if isinstance(value, ast.Name) else None
 
 
-def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool = False) -> bool:
+def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool = False,
+                 parse: bool = True) -> bool:
     """Whether ``source`` can hold a finding, judged from its bytes and, for a file that
     passes on a clock's name alone, CPython's tree (``reads_a_clock``).
 
@@ -162,6 +163,8 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     from the project. Never false for a file with a finding (a test checks this on every
     fixture and on the holdout scripts). The bytes' test is about a thousand times cheaper
     than libcst's parse; CPython's parse, for the files it is left to, about ten times.
+    ``parse=False``: the bytes' test alone (a file it passes may still be rejected by the
+    parse: the command line leaves that to the process that analyses the file).
     """
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
     own = [n.rsplit(".", 1)[-1].encode() for n in (*extras.work, *extras.syncs)]
@@ -188,8 +191,8 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     # The bytes spell a clock. A reading bound or subtracted (``t0 = time.time()``) settles
     # it; else CPython's parser (a fraction of libcst's) tells whether any reading can be
     # subtracted. Not for a notebook's JSON, whose code is in strings.
-    return (_PLAIN_READING.search(data) is not None or data.lstrip()[:1] == b"{"
-            or reads_a_clock(data))
+    return (not parse or _PLAIN_READING.search(data) is not None
+            or data.lstrip()[:1] == b"{" or reads_a_clock(data))
 
 
 # A call of something named like a timer (``return utils.Timer(name)``): a factory handing
