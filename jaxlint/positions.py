@@ -13,8 +13,9 @@ every fixture, so a libcst that changes how it generates code is caught there.
 
 from __future__ import annotations
 
+import ast
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import libcst as cst
@@ -105,25 +106,149 @@ def starts(module: cst.Module) -> dict[cst.CSTNode, Start]:
     return state.found
 
 
+def statement_lines(module: cst.Module, text: str) -> list[int] | None:
+    """The line where the code of each of the module's top-level statements begins (its
+    leading blank and comment lines included), from CPython's tree: each statement's first
+    token, less the lines before it that libcst keeps with it. None when that cannot be
+    relied on (syntax newer than this Python, line breaks CPython and libcst may count
+    differently, trees that do not pair up)."""
+    if "\r" in text or "\f" in text or "\v" in text or text.startswith("\ufeff"):
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    body, j, out = tree.body, 0, []
+    for stmt in module.body:
+        if j >= len(body):
+            return None
+        first = body[j]
+        if isinstance(stmt, cst.SimpleStatementLine):
+            line = first.lineno
+            j += len(stmt.body)
+        else:
+            line = first.lineno
+            decorators: Sequence[cst.Decorator] = getattr(stmt, "decorators", [])
+            if decorators:
+                listed: list[ast.expr] = getattr(first, "decorator_list", [])
+                if len(listed) != len(decorators):
+                    return None
+                line = listed[0].lineno - len(decorators[0].leading_lines)
+            j += 1
+        out.append(line - len(stmt.leading_lines))
+    expected_first = 1 + len(module.header)
+    if j != len(body) or (out and out[0] != expected_first) or any(
+            b <= a for a, b in zip(out, out[1:])):
+        return None
+    return out
+
+
 class Positions(Mapping[cst.CSTNode, Start]):
     """Line and column of each node, computed on first use: most files that reach the
-    analysis have no timed region to report."""
+    analysis have no timed region to report.
 
-    def __init__(self, module: cst.Module) -> None:
+    Generating the whole module's code is most of what reporting a finding costs, and a
+    finding needs only the nodes of its region. So where CPython's tree tells where each
+    top-level statement begins (``statement_lines``), the code of one statement is
+    generated at a time: first those ``hints`` names (the statements holding timing), then
+    the others in order until a node asked for is found. A node of none of them (a timed
+    statement string's own tree) is known absent once all are done."""
+
+    def __init__(self, module: cst.Module, text: str | None = None,
+                 hints: Iterable[cst.CSTNode] = ()) -> None:
         self._module = module
-        self._starts: dict[cst.CSTNode, Start] | None = None
+        self._text = text
+        self._hints = hints
+        self._starts: dict[cst.CSTNode, Start] | None = None  # complete
+        self._found: dict[cst.CSTNode, Start] = {}
+        self._lines: list[int] | None = None
+        self._todo: list[int] | None = None  # statement indexes not generated yet
 
     @property
     def starts(self) -> dict[cst.CSTNode, Start]:
         if self._starts is None:
-            self._starts = starts(self._module)
+            if self._prepare():
+                while self._todo:
+                    self._statement(self._todo[0])
+                self._finish()
+            else:
+                self._starts = starts(self._module)
+        assert self._starts is not None
         return self._starts
 
+    def _prepare(self) -> bool:
+        """Whether statements can be placed one at a time (hinted ones placed already)."""
+        if self._todo is None:
+            lines = statement_lines(self._module, self._text) if self._text else None
+            if lines is None:
+                return False
+            self._lines = lines
+            self._todo = list(range(len(lines)))
+            index = {id(stmt): i for i, stmt in enumerate(self._module.body)}
+            for hint in self._hints:
+                i = index.get(id(hint))
+                if i is not None and i in self._todo:
+                    self._statement(i)
+        return True
+
+    def _statement(self, i: int) -> None:
+        assert self._lines is not None and self._todo is not None
+        state = _StartsState(self._module)
+        state.line = self._lines[i]
+        try:
+            self._module.body[i]._codegen(state)
+        except AttributeError:  # pragma: no cover - a libcst whose internals moved
+            self._starts = _provider_starts(self._module)
+            self._todo = []
+            return
+        for node, start in state.found.items():
+            self._found.setdefault(node, start)
+        self._todo.remove(i)
+
+    def _finish(self) -> None:
+        """All statements placed: the module, its header and footer lines complete it."""
+        if self._starts is not None:
+            return
+        found = self._found
+        found.setdefault(self._module, (1, 0))
+        state = _StartsState(self._module)
+        for line in self._module.header:
+            line._codegen(state)
+        if self._module.footer:
+            if self._module.body:
+                last = self._module.body[-1]
+                state.line = self._lines[-1] if self._lines else 1
+                last._codegen(state)
+            for line in self._module.footer:
+                line._codegen(state)
+        for node, start in state.found.items():
+            found.setdefault(node, start)
+        self._starts = found
+
+    def _get(self, node: cst.CSTNode) -> Start | None:
+        if self._starts is not None:
+            return self._starts.get(node)
+        found = self._found.get(node)
+        if found is not None:
+            return found
+        if not self._prepare():
+            return self.starts.get(node)
+        while self._todo:
+            self._statement(self._todo[0])
+            found = self._found.get(node)
+            if found is not None:
+                return found
+        self._finish()
+        return self.starts.get(node)
+
     def __getitem__(self, node: cst.CSTNode) -> Start:
-        return self.starts[node]
+        found = self._get(node)
+        if found is None:
+            raise KeyError(node)
+        return found
 
     def __contains__(self, node: object) -> bool:
-        return node in self.starts
+        return isinstance(node, cst.CSTNode) and self._get(node) is not None
 
     def __iter__(self) -> Iterator[cst.CSTNode]:
         return iter(self.starts)

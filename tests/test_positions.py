@@ -13,7 +13,7 @@ from fixture_support import FIXTURES, ROOT
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jaxlint.engine import lint_source
-from jaxlint.positions import starts
+from jaxlint.positions import Positions, starts, statement_lines
 
 FILES = sorted(FIXTURES.rglob("*.py")) + sorted((ROOT / "tests" / "holdout").glob("*.py")) + \
     sorted((ROOT / "jaxlint").rglob("*.py"))
@@ -54,6 +54,40 @@ def test_every_node_starts_where_libcst_says(name: str, data: bytes) -> None:
     except cst.ParserSyntaxError:
         pytest.skip("not parseable (a fixture of a parse error)")
     assert starts(module) == _provider(module)
+
+
+@pytest.mark.parametrize(("name", "data"), _sources(), ids=lambda v: v if isinstance(v, str)
+                         else "")
+def test_one_statement_at_a_time_places_every_node_alike(name: str, data: bytes) -> None:
+    """``Positions`` generates one top-level statement's code at a time, placed by CPython's
+    line numbers: every node must start where the whole module's generation says, whichever
+    statement is asked for first."""
+    try:
+        module = cst.parse_module(data)
+    except cst.ParserSyntaxError:
+        pytest.skip("not parseable (a fixture of a parse error)")
+    text = data.decode(module.encoding)
+    whole = starts(module)
+    last = module.body[-1:] if module.body else []
+    lazy = Positions(module, text, hints=last)
+    for node in reversed(list(whole)):  # asked for from the end, as a region late in a file
+        assert lazy[node] == whole[node], name
+    assert dict(lazy) == whole
+    stranger = cst.parse_expression("f(x)")  # a node of another tree (a timed string's)
+    assert stranger not in Positions(module, text)
+
+
+def test_statements_are_placed_by_cpython_only_where_it_can_tell() -> None:
+    """Layouts whose line breaks CPython may count otherwise, and syntax it cannot parse,
+    fall back to generating the whole module."""
+    source = "x = 1\n\ndef f():\n    return 2\n"
+    assert statement_lines(cst.parse_module(source), source) == [1, 2]
+    for odd in ("x = 1\ry = 2\r", "x = 1\n\x0cy = 2\n", "def f[T](x: T) -> T:\n    return x\n"):
+        try:
+            module = cst.parse_module(odd)
+        except cst.ParserSyntaxError:
+            continue
+        assert statement_lines(module, odd) is None, odd
 
 
 def test_a_finding_on_an_indented_continued_line_keeps_its_column() -> None:

@@ -74,6 +74,7 @@ class Expressions:
     def _eval_Lambda(self: FlowAnalysis, node: cst.Lambda, st: State) -> Value:
         closure = (dict(st.env), *self.frame.closure) if self.frame.func is not None else None
         fn = Func(node, closure, None)
+        self.top_of.setdefault(node, self.current_top())
         return fn
 
     def _eval_BinaryOperation(self: FlowAnalysis, node: cst.BinaryOperation, st: State) -> Value:

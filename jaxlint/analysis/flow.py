@@ -88,6 +88,12 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.module = module
         # Finding generators walks a function's whole body; most modules have none at all.
         self._code = module.code if code is None else code
+        # The top-level statement being run, the one each function was made in, and those
+        # in which a clock was read or a harness ran: where reported nodes are (``Positions``
+        # places those statements first).
+        self._top: cst.CSTNode | None = None
+        self.top_of: dict[cst.CSTNode, cst.CSTNode | None] = {}
+        self.tops: set[cst.CSTNode] = set()
         self._may_yield = "yield" in self._code
         self._generators: dict[cst.CSTNode, bool] = {}
         # per function name, whether its definitions are generators (see _is_generator)
@@ -177,6 +183,12 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         # the file's classes (the latest made by each class statement) and their subclasses
         self._klasses: dict[cst.ClassDef, Klass] = {}
         self._subclasses: dict[cst.ClassDef, set[cst.ClassDef]] = {}
+
+    def current_top(self) -> cst.CSTNode | None:
+        """The top-level statement whose code is being run (a function's: the statement
+        it was made in)."""
+        fn = self.frame.func if self._frames else None
+        return self.top_of.get(fn.node, self._top) if fn is not None else self._top
 
     @property
     def text(self) -> str:

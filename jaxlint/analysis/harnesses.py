@@ -47,6 +47,9 @@ class Harnesses:
                  args: list[tuple[str | None, str, Value]], st: State,
                  fixture: bool = False) -> None:
         """Record a harness call and whether each timed run leaves JAX work unsynced."""
+        top = self.current_top()
+        if top is not None:
+            self.tops.add(top)
         positional = [(a.value, v) for a, (kw, star, v) in zip(source.args, args)
                       if kw is None and not star]
         keyword = {kw: (a.value, v) for a, (kw, _, v) in zip(source.args, args)

@@ -149,9 +149,12 @@ class Statements:
 
     # ------------------------------------------------------------------ statements
     def _exec_block(self: FlowAnalysis, body: Sequence[cst.CSTNode], st: State) -> State:
+        top = body is self.module.body
         for i, stmt in enumerate(body):
             if not st.live:
                 break
+            if top:
+                self._top = stmt
             # what follows: a timer read's statement and the next one may name the region
             # (``t = time.time() - t0`` then ``log("compilation took %s", t)``)
             self._next_stmt = body[i + 1] if i + 1 < len(body) else None
@@ -632,6 +635,7 @@ class Statements:
         if self.frame.func is not None:
             closure = (dict(st.env), *self.frame.closure)
         fn = Func(stmt, closure, self._klass)
+        self.top_of.setdefault(stmt, self.current_top())
         self._funcs.append(fn)
         value: Value = fn
         for deco in reversed(stmt.decorators):

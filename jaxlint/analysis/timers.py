@@ -314,6 +314,9 @@ class Timers:
         so only work after the oldest such read matters; the journal, ordered by tick, gives
         exactly that work. The cost is the work since the oldest live start, not all the
         work of the file so far."""
+        top = self.current_top()
+        if top is not None:
+            self.tops.add(top)
         snap = self.snapshots.setdefault(node, Snapshot())
         snap.add_binds(self.frame.binds)
         starts: dict[Site, int] = {}
