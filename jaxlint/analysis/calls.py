@@ -685,9 +685,12 @@ class Calls:
         timed = bool(st.timers) and not self._under_timer
         if timed:
             self._under_timer += 1
-        if self.frame is self._module_frame and not self.frame.loop_stmts:
+        judging = self.frame is self._module_frame or self.frame.judges_module
+        if judging and not self.frame.loop_stmts:
             # (called in a loop of the module's, each call is one round of a progress log:
-            # only the first compiles, as for a loop in a function)
+            # only the first compiles, as for a loop in a function). A function the
+            # module's code calls (``main()``) judges the functions it calls in turn
+            # (``bench_cold(...)``), from what was called before each call.
             self._entry_called = st.called  # see Frame.judges_module
         try:
             summary = self._call_function(fn, params)
@@ -832,7 +835,8 @@ class Calls:
         given = self._event(fn.node.params)
         entered = self._event(entry)
         st = State(pending={fn.node.params: given, entry: entered})
-        if self._entry_called is not None and self.frame is self._module_frame:
+        if self._entry_called is not None and (self.frame is self._module_frame
+                                               or self.frame.judges_module):
             frame.judges_module = True
             st.called = self._entry_called
             self._entry_called = None
