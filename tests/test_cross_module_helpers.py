@@ -429,3 +429,66 @@ def test_a_module_whose_analysis_was_dropped_answers_as_before(
     monkeypatch.setattr(engine, "_module_analysis", counted)
     assert lint() == kept
     assert analysed.count(len(UTILS)) == 2, analysed  # utils was analysed again
+
+
+STEPS = '''\
+from functools import partial
+
+import jax
+
+
+@jax.jit
+def forward(w, x):
+    return x @ w
+
+
+@partial(jax.jit, static_argnames=("schedule",))
+def train_step(w, g, schedule="constant"):
+    return w - (0.1 if schedule == "constant" else 0.01) * g
+'''
+
+COLD = '''\
+import time
+
+import jax
+
+from .steps import forward, train_step
+
+
+def bench_cold(w, x):
+    start = time.perf_counter()
+    y = forward(w, x)
+    jax.block_until_ready(y)
+    return time.perf_counter() - start
+
+
+def bench_warm(w, g):
+    jax.block_until_ready(train_step(w, g))
+    start = time.perf_counter()
+    w = train_step(w, g)
+    jax.block_until_ready(w)
+    return time.perf_counter() - start
+
+
+def main():
+    import jax.numpy as jnp
+
+    w = jnp.ones((256, 256))
+    print(bench_cold(w, w), bench_warm(w, w))
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_jitted_functions_of_another_module_compile_on_their_first_call_here(
+        tmp_path: Path) -> None:
+    """A script's helpers time another module's jitted functions: the first call of one
+    compiles inside the region; a call made before the clock starts is the warm-up,
+    whether or not the index was asked then."""
+    _package(tmp_path, "proj", steps=STEPS, bench=COLD)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/bench.py:10:9:", "JAX105"]], lint.stdout

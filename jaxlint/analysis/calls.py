@@ -249,6 +249,10 @@ class Calls:
             known = self._from_index(q)
             if known is not None:
                 return self._call_value(known, node, st)
+        elif kind is CallKind.UNKNOWN and self.index:
+            # Not looked up, but called: if it is another module's jitted function, this
+            # call compiled it (a warm-up before the clock starts), see ``_from_index``.
+            st.called = st.called | {self.imported_origin(self.absolute(q))}
         if kind is CallKind.TIMER:
             self._args(node, st)
             return self._timer_read(node, st)

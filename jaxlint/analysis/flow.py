@@ -25,6 +25,7 @@ Rules ask ``regions()`` and ``harnesses``; they never re-derive any of this.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import libcst as cst
 
@@ -172,6 +173,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._frames: list[Frame] = []
         self._module_frame = Frame(func=None)
         self._entry_called: frozenset[cst.CSTNode] | None = None  # see Frame.judges_module
+        # a jitted function of another module of the project -> this file's node for it
+        self._imported_jits: dict[str, cst.CSTNode] = {}
         # ``for k in (8, 16):`` being interpreted: (its variable, the values it takes, the loop)
         self._loop_literals: list[tuple[str, list[str], cst.For]] = []
         # Binding targets given a positive int or a non-empty literal (``n = 10``,
@@ -290,12 +293,26 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         return q
 
     def _from_index(self, q: str) -> Value:
-        """What the project index knows of ``q`` (None if nothing)."""
+        """What the project index knows of ``q`` (None if nothing). A jitted function of
+        another module of the project is, to this file, one made when it was imported: its
+        first call here compiles (``Frame.judges_module``), unless it was called before."""
         if self.index:
             key = self.absolute(q)
             if key in self.index:
-                return self.index[key]
+                found = self.index[key]
+                if isinstance(found, JaxCallable) and found.jitted and found.origin is None:
+                    origin = self.imported_origin(key)
+                    self._module_frame.created.add(origin)
+                    found = replace(found, origin=origin)
+                return found
         return None
+
+    def imported_origin(self, key: str) -> cst.CSTNode:
+        """This file's node for the function ``key`` of another module of the project."""
+        origin = self._imported_jits.get(key)
+        if origin is None:
+            origin = self._imported_jits[key] = cst.Name(key.rsplit(".", 1)[-1])
+        return origin
 
     def _may_time(self, q: str) -> bool:
         """Whether ``q`` may be a timer of another module (``ProjectIndex.may_time``): a
@@ -485,7 +502,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
             methods = self._timer_methods(value)
             return TimerObject(methods) if methods else None
         if isinstance(value, JaxCallable):
-            return JaxCallable(value.synced, value.jitted)
+            # (its origin is a node of this module: the importer gives it one of its own)
+            return JaxCallable(value.synced, value.jitted, static=value.static)
         if not (isinstance(value, Func) and isinstance(value.node, cst.FunctionDef)):
             return None
         self._frames = [Frame(func=None)]
