@@ -492,3 +492,48 @@ def test_jitted_functions_of_another_module_compile_on_their_first_call_here(
     assert lint.returncode == 1, lint.stderr
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
             if line.startswith("proj/")] == [["proj/bench.py:10:9:", "JAX105"]], lint.stdout
+
+
+FACTORY = '''\
+import jax
+
+
+def make_step(lr):
+    return jax.jit(lambda w, g: w - lr * g)
+'''
+
+USES_FACTORY = '''\
+import time
+
+import jax
+
+from .factory import make_step
+
+
+def bench_fresh(w, g):
+    step = make_step(0.1)
+    start = time.perf_counter()
+    w = step(w, g)
+    jax.block_until_ready(w)
+    return time.perf_counter() - start
+
+
+def bench_warmed(w, g):
+    step = make_step(0.1)
+    jax.block_until_ready(step(w, g))
+    start = time.perf_counter()
+    w = step(w, g)
+    jax.block_until_ready(w)
+    return time.perf_counter() - start
+'''
+
+
+def test_a_factory_of_jitted_functions_in_another_module_makes_them_here(
+        tmp_path: Path) -> None:
+    """``make_step`` of another module returns a fresh ``jax.jit`` on each call: the
+    function it gives the timing file compiles on its first call there."""
+    _package(tmp_path, "proj", factory=FACTORY, bench=USES_FACTORY)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/bench.py:11:9:", "JAX105"]], lint.stdout

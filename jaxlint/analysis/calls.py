@@ -42,6 +42,7 @@ from jaxlint.analysis.values import (
     Instance,
     JaxCallable,
     JaxVal,
+    JitFactory,
     Klass,
     LibObject,
     Lowered,
@@ -196,6 +197,13 @@ class Calls:
             if callee.synced:
                 self._sync(result, st)
             return result
+        if isinstance(callee, JitFactory):
+            # another module's ``make_step()``: the function it returns is made here, by
+            # this call, and compiles on its first call (anew on each round of a loop)
+            self.frame.created.add(node)
+            self.made_in[node] = set(self.frame.loop_stmts)
+            st.called = st.called - {node}
+            return JaxCallable(jitted=True, origin=node, static=callee.static)
         if isinstance(callee, Transform):
             return self._make_callable(node, callee.jit,
                                        (callee.static_nums, callee.static_names),

@@ -51,6 +51,7 @@ from jaxlint.analysis.values import (
     Func,
     Instance,
     JaxCallable,
+    JitFactory,
     Klass,
     LibObject,
     Ref,
@@ -517,6 +518,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
             summary = self._call_function(value, params)
         finally:
             self._under_timer -= 1
+        made = summary.result
+        if isinstance(made, JaxCallable) and made.jitted and made.origin in summary.made:
+            return JitFactory(made.static)  # ``step = make_step()``: a fresh jitted function
         if summary.work and summary.leaves_work:
             return JaxCallable(synced=summary.waits or summary.waits_by_transfer)
         if summary.work:

@@ -109,6 +109,15 @@ class TimerFactory:
 
 
 @dataclass(frozen=True)
+class JitFactory:
+    """What another module of the project exports for a function that returns a jitted
+    function made anew on each call (``make_step()`` returning ``jax.jit(step)``): in the
+    importing file each call gives a fresh function, which compiles on its first call."""
+
+    static: tuple[tuple[int | None, str | None], ...] = ()
+
+
+@dataclass(frozen=True)
 class TimerObject:
     """What another module of the project exports for a module-level object whose methods
     are timers used in ``with`` (big_vision's ``chrono = Chrono()`` and its
@@ -185,6 +194,7 @@ Value = (
     | TimedBlock
     | TimerFactory
     | TimerObject
+    | JitFactory
     | None
 )
 
