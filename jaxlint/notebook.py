@@ -205,7 +205,13 @@ class Virtual:
     lines: list[_VLine] = field(default_factory=list)
     harnesses: list[_Harness] = field(default_factory=list)
     sources: dict[int, str] = field(default_factory=dict)  # code cell -> its source
-    bound: dict[int, frozenset[str]] = field(default_factory=dict)  # cell -> names bound before
+    # name -> the first cell whose code binds it (a snapshot per cell of the names bound
+    # before it grew with cells x names: 1 GB for 6,000 one-line cells)
+    bound_by: dict[str, int] = field(default_factory=dict)
+
+    def bound_before(self, number: int) -> set[str]:
+        """The names the cells before cell ``number`` bind (which shadow line magics)."""
+        return {name for name, cell in self.bound_by.items() if cell < number}
 
 
 def _literal(text: str, fixable: bool) -> str:
@@ -285,7 +291,6 @@ class _Builder:
     def cell(self, number: int, source: str) -> None:
         start = len(self.v.lines)
         self.v.sources[number] = source
-        self.v.bound[number] = frozenset(self.bound)
         self.run_cell(number, _lines(source))
         self.check(number, start)
 
@@ -509,13 +514,17 @@ class _Builder:
                                 f"{exc.msg}") from None
         except (ValueError, RecursionError, MemoryError):
             return  # left to the engine, which says why in its own words
+        names: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                self.bound.add(node.id)
+                names.add(node.id)
             elif isinstance(node, ast.alias):
-                self.bound.add((node.asname or node.name).split(".")[0])
+                names.add((node.asname or node.name).split(".")[0])
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.bound.add(node.name)
+                names.add(node.name)
+        for name in names - self.bound:
+            self.v.bound_by.setdefault(name, number)
+        self.bound |= names
 
 
 def _libcst_parses(code: str) -> bool:
@@ -991,7 +1000,7 @@ def _check(virtual: Virtual, new_sources: dict[int, str], import_cell: int | Non
         signatures = []
         for source in (virtual.sources[number], text):
             b = _Builder()
-            b.bound = set(virtual.bound[number])
+            b.bound = virtual.bound_before(number)
             try:
                 b.cell(number, source)
             except NotebookError as exc:
