@@ -61,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     for entry in corpus_mod.load_spec():
         folder = corpus_mod.project_dir(entry)
         files, lines, _ = corpus_mod.count(folder)
-        projects.append((entry["name"], folder.name, files, lines))
+        # (an entry's label: its name and kind, as a project is both released and in git)
+        label = f"{entry['name']} ({entry.get('kind', 'sdist')} {entry['version']})"
+        projects.append((label, folder.name, files, lines))
     tools = {
         "ruff": [args.ruff, "check", "--isolated", "--no-cache", "--exit-zero", "."],
         "jaxlint": [sys.executable, "-m", "jaxlint", "-q", "--exit-zero", "--no-cache", "-j1",
@@ -76,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, _, files, lines in sorted(projects, key=lambda p: p[3]):
         jl, rf = (statistics.median(cpu[(name, t)]) for t in ("jaxlint", "ruff"))
         rows.append((name, files, lines, jl, rf))
-        print(f"{name:10s} {files:5d} files {lines:8,d} lines  jaxlint {jl:.2f} s "
+        print(f"{name:34s} {files:5d} files {lines:8,d} lines  jaxlint {jl:.2f} s "
               f"({1000 * jl / lines * 1000:.1f} ms/kloc)  ruff {rf:.2f} s "
               f"({1000 * rf / lines * 1000:.1f} ms/kloc)  {jl / rf:.2f}x", flush=True)
     total_lines = sum(r[2] for r in rows)

@@ -1,0 +1,3 @@
+from .timing import Timer, timed
+
+__all__ = ["Timer", "timed"]

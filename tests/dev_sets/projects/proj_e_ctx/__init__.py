@@ -1,0 +1,3 @@
+from .timing import stopwatch, report
+
+__all__ = ["stopwatch", "report"]
