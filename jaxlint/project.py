@@ -327,17 +327,14 @@ class ProjectIndex(Mapping[str, "Value"]):
                 continue
             key = os.path.abspath(path)
             self._sink().used.add(key)
-            found = self._may_time.get(key)
+            found = self._may_time.get(key)  # (of the module, whatever the name)
             if found is None:
                 try:
                     data = read(path)
                 except OSError:
                     data = b""
-                imported = re.search(rb"import[ \t]+(?:\([^)]*|[^\n]*)\b"
-                                     + re.escape(parts[i].encode()) + rb"\b", data)
-                found = self._may_time[key] = (may_define_timer(data, self.extras)
-                                               or imported is not None)
-            return found
+                found = self._may_time[key] = may_define_timer(data, self.extras)
+            return found or self._imported_from(".".join(parts[:i]), parts[i]) is not None
         return False
 
     def __getitem__(self, key: str) -> Value:

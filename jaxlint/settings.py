@@ -61,8 +61,8 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
 _IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
 # ``with utils.Timer("step"):``, ``with timed("eval"):``: a timer another module of the project
 # defines (followed through the project index), so this file need not import a clock.
-_WITH_TIMER = re.compile(rb"with\s+(?:\w+\.)*\w*?(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|"
-                         rb"[Cc]hrono)\w*\s*\(")
+_TIMER_NAME = rb"(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|[Cc]hrono)\w*\s*\("
+_WITH_TIMER = re.compile(rb"with\s+(?:\w+\.)*\w*?" + _TIMER_NAME)
 # ``%timeit`` / ``%%time`` as a notebook exported to a script calls them
 _EXPORTED_MAGIC = re.compile(rb"run_(?:line|cell)_magic\(\s*[\"']time(?:it)?[\"']")
 # ``timeit stmt`` / ``time stmt`` at the start of a notebook's JSON source string (a one-line
@@ -198,8 +198,7 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
 # A call of something named like a timer (``return utils.Timer(name)``): a factory handing
 # out another module's timer. Not a ``def`` of one, nor a name that only ends like one
 # (``globaltimer(``).
-_TIMER_CALL = re.compile(rb"(?<!def )(?<![A-Za-z0-9])_*(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|"
-                         rb"[Ss]topwatch|[Cc]hrono)\w*\s*\(")
+_TIMER_CALL = re.compile(rb"(?<!def )(?<![A-Za-z0-9])_*" + _TIMER_NAME)
 
 
 def may_define_timer(source: bytes, extras: Extras = NO_EXTRAS) -> bool:

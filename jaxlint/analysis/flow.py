@@ -490,13 +490,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
 
         Computed when asked: a module imported for one function is not analysed whole.
         What the function calls of other modules is looked up in the index, as for a call
-        made with a clock running. A timer the module imports from another module of the
-        project (a package's ``__init__`` re-exporting ``Timer``) is answered by that
-        module, through the index."""
+        made with a clock running. (A timer the module imports from another module, as a
+        package's ``__init__`` re-exporting ``Timer``, is followed by the index itself:
+        ``ProjectIndex._lookup``.)"""
         value = self.globals.get(name)
-        if isinstance(value, Ref):
-            found = self._from_index(value.name)
-            return found if isinstance(found, (TimerFactory, TimerObject)) else None
         if self._is_timer(value):
             return TimerFactory()
         if isinstance(value, Instance):
