@@ -260,7 +260,9 @@ class Calls:
         elif kind is CallKind.UNKNOWN and self.index:
             # Not looked up, but called: if it is another module's jitted function, this
             # call compiled it (a warm-up before the clock starts), see ``_from_index``.
-            st.called = st.called | {self.imported_origin(self.absolute(q))}
+            origin = self.imported_origin(self.absolute(q))
+            if origin not in st.called:  # (every unknown call passes here: no copy if known)
+                st.called = st.called | {origin}
         if kind is CallKind.TIMER:
             self._args(node, st)
             return self._timer_read(node, st)
@@ -810,8 +812,7 @@ class Calls:
         if isinstance(value, Instance):
             # what its class knows of instances so far: a method analysed when its class was
             # defined (attributes unknown) is analysed again once a constructor stored them
-            return value, tuple(sorted((k, type(v).__name__)
-                                       for k, v in value.klass.members.items()))
+            return value, tuple((k, type(v)) for k, v in value.klass.members.items())
         return value
 
     def closure_key(self: FlowAnalysis, fn: Func) -> object:
