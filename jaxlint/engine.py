@@ -79,7 +79,7 @@ def _flow(module: cst.Module, settings: Settings, code: str | None = None
     flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, code)
     flow.run()
     # placed when asked, the statements where timing happened first
-    return flow, Positions(module, code, flow.tops)
+    return flow, Positions(module, code, flow.tops, flow.cpython_tree)
 
 
 def _analyse(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import libcst as cst
@@ -106,18 +106,21 @@ def starts(module: cst.Module) -> dict[cst.CSTNode, Start]:
     return state.found
 
 
-def statement_lines(module: cst.Module, text: str) -> list[int] | None:
+def statement_lines(module: cst.Module, text: str, tree: ast.Module | None = None
+                    ) -> list[int] | None:
     """The line where the code of each of the module's top-level statements begins (its
     leading blank and comment lines included), from CPython's tree: each statement's first
     token, less the lines before it that libcst keeps with it. None when that cannot be
     relied on (syntax newer than this Python, line breaks CPython and libcst may count
-    differently, trees that do not pair up)."""
+    differently, trees that do not pair up). ``tree``: CPython's tree of ``text``, if the
+    caller has it."""
     if "\r" in text or "\f" in text or "\v" in text or text.startswith("\ufeff"):
         return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
     body, j, out = tree.body, 0, []
     for stmt in module.body:
         if j >= len(body):
@@ -155,9 +158,12 @@ class Positions(Mapping[cst.CSTNode, Start]):
     statement string's own tree) is known absent once all are done."""
 
     def __init__(self, module: cst.Module, text: str | None = None,
-                 hints: Iterable[cst.CSTNode] = ()) -> None:
+                 hints: Iterable[cst.CSTNode] = (),
+                 tree: Callable[[], ast.Module | None] | None = None) -> None:
+        """``tree``: gives CPython's tree of ``text`` (the analysis parsed it already)."""
         self._module = module
         self._text = text
+        self._tree = tree
         self._hints = hints
         self._starts: dict[cst.CSTNode, Start] | None = None  # complete
         self._found: dict[cst.CSTNode, Start] = {}
@@ -179,7 +185,11 @@ class Positions(Mapping[cst.CSTNode, Start]):
     def _prepare(self) -> bool:
         """Whether statements can be placed one at a time (hinted ones placed already)."""
         if self._todo is None:
-            lines = statement_lines(self._module, self._text) if self._text else None
+            lines = None
+            if self._text:
+                tree = self._tree() if self._tree is not None else None
+                lines = (statement_lines(self._module, self._text, tree)
+                         if tree is not None or self._tree is None else None)
             if lines is None:
                 return False
             self._lines = lines

@@ -920,7 +920,8 @@ class Calls:
             return False
         found = self._generators.get(node)
         if found is None and self._verdicts is None:
-            self._verdicts = generator_verdicts(self._code) or {}
+            tree = self.cpython_tree()
+            self._verdicts = generator_verdicts(tree) if tree is not None else {}
         if found is None:
             verdicts = self._verdicts.get(node.name.value, frozenset()) if self._verdicts else ()
             if len(verdicts) == 1:

@@ -24,6 +24,7 @@ Rules ask ``regions()`` and ``harnesses``; they never re-derive any of this.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -42,6 +43,7 @@ from jaxlint.analysis.statements import Statements
 from jaxlint.analysis.syntax import (
     BUILTINS,
     all_params,
+    cpython_tree,
     dotted,
     params_of,
 )
@@ -100,6 +102,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._generators: dict[cst.CSTNode, bool] = {}
         # per function name, whether its definitions are generators (see _is_generator)
         self._verdicts: dict[str, frozenset[bool]] | None = None
+        self._cpython: ast.Module | None = None  # see cpython_tree
+        self._cpython_parsed = False
         # Every ``a`` and ``a.b`` that is the start of a dotted name ever bound (``a.b.c``):
         # rebinding a name that is none of them has no attribute paths to forget, which
         # keeps binding constant-time in modules with thousands of names.
@@ -198,6 +202,14 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
     def text(self) -> str:
         """The module's source text, as parsed."""
         return self._code
+
+    def cpython_tree(self) -> ast.Module | None:
+        """CPython's tree of the module's text, parsed once when first asked (whether a
+        function is a generator; where each top-level statement begins, for positions);
+        None where this Python cannot parse it."""
+        if not self._cpython_parsed:
+            self._cpython, self._cpython_parsed = cpython_tree(self._code), True
+        return self._cpython
 
     # ------------------------------------------------------------------ driver
     def run(self, functions: bool = True) -> FlowAnalysis:

@@ -68,17 +68,22 @@ def names_in(node: cst.CSTNode) -> set[str]:
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def generator_verdicts(code: str) -> dict[str, frozenset[bool]] | None:
-    """For each function name ``def``-ined in ``code``, whether its definitions are
-    generators (their own bodies ``yield``, nested functions and lambdas left out): {True},
-    {False}, or both when same-named functions differ. None if CPython cannot parse it.
-
-    CPython's parser and a walk of its tree cost a fraction of generating each function's
-    text from libcst's tree, which is what answering per function would take."""
+def cpython_tree(code: str) -> ast.Module | None:
+    """CPython's tree of ``code``; None where it cannot parse it (syntax newer than this
+    Python). The analysis asks for it once per module (``FlowAnalysis.cpython_tree``)."""
     try:
-        tree = ast.parse(code)
+        return ast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def generator_verdicts(tree: ast.Module) -> dict[str, frozenset[bool]]:
+    """For each function name ``def``-ined in ``tree``, whether its definitions are
+    generators (their own bodies ``yield``, nested functions and lambdas left out): {True},
+    {False}, or both when same-named functions differ.
+
+    A walk of CPython's tree costs a fraction of generating each function's text from
+    libcst's tree, which is what answering per function would take."""
     found: dict[str, set[bool]] = {}
     stack: list[ast.AST] = [tree]
     while stack:
