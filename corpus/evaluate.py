@@ -33,6 +33,7 @@ import argparse
 import datetime as _dt
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -143,8 +144,8 @@ def save_run(results, version):
     LAST_RUN.write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
-def load_run():
-    data = json.loads(LAST_RUN.read_text(encoding="utf-8"))
+def load_run(path: Path = LAST_RUN):
+    data = json.loads(path.read_text(encoding="utf-8"))
     results = {(d["project"], d.get("ref") or d.get("version") or d["commit"], d["path"]):
                (d["findings"], d["error"], d["seconds"]) for d in data["files"]}
     return results, data["jaxlint"]
@@ -154,6 +155,41 @@ def selectors(lab: dict) -> set[str]:
     """What ``--project`` accepts for a label: NAME, or NAME@VERSION / NAME@COMMIT12."""
     name, ref = fetch.key_of(lab)
     return {name, f"{name}@{ref}", f"{name}@{fetch.short_ref(ref)}"}
+
+
+_LINES: dict[tuple[str, str, str], list[str]] = {}
+
+
+def source_lines(lab: dict) -> list[str]:
+    """The lines of a label's file (of its cell, in a notebook) at the pinned source."""
+    key = file_key(lab)
+    if key not in _LINES:
+        name, ref = fetch.key_of(lab)
+        path = fetch.CACHE / "src" / f"{name}-{fetch.short_ref(ref)}" / lab["path"]
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        _LINES[key] = [text]
+    text = _LINES[key][0]
+    if lab.get("cell"):
+        try:
+            cell = json.loads(text)["cells"][lab["cell"] - 1]
+        except (ValueError, KeyError, IndexError, TypeError):
+            return []
+        source = cell.get("source", "")
+        text = "".join(source) if isinstance(source, list) else str(source)
+    return text.splitlines()
+
+
+def with_start(lab: dict) -> bool:
+    """Whether the label's start read is a ``with`` statement (a timer used as a context
+    manager), as the labels mark one (its region is the ``with`` body)."""
+    if lab.get("start_line") in (None, lab["line"]):
+        return False
+    lines = source_lines(lab)
+    n = lab["start_line"]
+    return 0 < n <= len(lines) and re.match(r"\s*(async\s+)?with\b", lines[n - 1]) is not None
 
 
 def pos(entry: dict) -> tuple[int | None, int]:
@@ -185,6 +221,12 @@ def evaluate(labels, results):
 
         for lab in labs:
             at_line = [f for f in findings if pos(f) == pos(lab)]
+            if with_start(lab):
+                # A ``with`` timer's region is reported at its ``with`` item (where the
+                # timer is; its fix goes at the end of the body): a finding there is one
+                # at the stop read.
+                at_line += [f for f in findings if pos(f) == (lab.get("cell"),
+                                                               lab["start_line"])]
             in_region = [f for f in findings if in_span(f, lab)]
             rows.append(dict(label=lab, at_line=at_line, in_region=in_region))
         for f in findings:
@@ -431,9 +473,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="jaxlint processes to run at once")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds allowed per file before jaxlint is stopped")
-    parser.add_argument("--rescore", action="store_true",
-                        help="score the findings saved by the last run (.cache/last_run.json) "
-                             "against the current labels, without running jaxlint")
+    parser.add_argument("--rescore", nargs="?", const=LAST_RUN, default=None, type=Path,
+                        metavar="RUN",
+                        help="score the findings saved by the last run (.cache/last_run.json, "
+                             "or the saved run RUN) against the current labels, without "
+                             "running jaxlint")
     parser.add_argument("--no-write", action="store_true", help="do not write RESULTS.md")
     parser.add_argument("--jaxlint-src", type=Path, default=None, metavar="DIR",
                         help="run the jaxlint of this checkout (e.g. a worktree of the commit "
@@ -464,11 +508,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"evaluate: cannot fetch the corpus sources: {e}", file=sys.stderr)
         return 1
     if args.rescore:
-        if not LAST_RUN.is_file():
-            print("evaluate: no saved run to rescore; run without --rescore first",
+        if not args.rescore.is_file():
+            print(f"evaluate: no saved run at {args.rescore}; run without --rescore first",
                   file=sys.stderr)
             return 1
-        results, version = load_run()
+        results, version = load_run(args.rescore)
         jobs = timeout = None
     else:
         version = jaxlint_version(args.jaxlint_src)
