@@ -280,8 +280,12 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
             from jaxlint.notebook import build, lint_virtual, load
 
             # The bytes passed, but they hold outputs and markdown too: the code cells
-            # decide (notebook.may_matter), before libcst is imported for them.
-            run.findings.extend(lint_virtual(build(load(data, path), path), path, settings))
+            # decide (notebook.may_matter), before libcst is imported for them. A cell that
+            # does not parse is one error line; the other cells are still linted.
+            virtual = build(load(data, path), path, strict=False)
+            run.findings.extend(lint_virtual(virtual, path, settings))
+            for message in virtual.broken.values():
+                _error(run, path, message)
             return
         from jaxlint.engine import fix_source, lint_source
 

@@ -245,8 +245,42 @@ BAD_NOTEBOOKS = {
                     "cell 2: source is not text"),
     "surrogate.ipynb": ({"cell_type": "code", "source": ["a = 1\n", "s = '\ud800'\n"]},
                         "cell 2, line 2: lone surrogate U+D800"),
-    "split.ipynb": ({"cell_type": "code", "source": "y = (1,"}, "cell 2:1:"),
 }
+
+
+BROKEN_CELL_NOTEBOOK = {
+    "cells": [
+        {"cell_type": "code", "source": "import time\nimport jax\nimport jax.numpy as jnp\n"
+                                        "f = jax.jit(lambda x: x @ x)\nx = jnp.ones((8, 8))\n"
+                                        "f(x).block_until_ready()"},
+        {"cell_type": "markdown", "source": "Exercise: fill in the blanks."},
+        {"cell_type": "code", "source": "def loss(w):\n    return ____ (w\n"},
+        {"cell_type": "code", "source": "2)"},
+        {"cell_type": "code", "source": "t0 = time.perf_counter()\ny = f(x)\n"
+                                        "print(time.perf_counter() - t0)"},
+    ],
+    "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+def test_cells_that_do_not_parse_are_one_error_line_each_and_the_rest_is_linted(
+        tmp_path: Path) -> None:
+    """An exercise notebook left with blanks (and a cell that closes a bracket another left
+    open: IPython compiles each cell alone): each such cell is one error line, and every
+    cell that parses is still linted (as ruff does). ``--fix`` leaves such a notebook as it
+    is, with the same error lines: every cell must parse for a fix to be checked."""
+    path = tmp_path / "exercise.ipynb"
+    text = json.dumps(BROKEN_CELL_NOTEBOOK, indent=1)
+    path.write_text(text)
+    result = jaxlint("--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    errors = [e for e in result.stderr.splitlines() if ": error: " in e]
+    assert errors == ["exercise.ipynb: error: cell 3:2:17: cannot parse: '(' was never closed",
+                      "exercise.ipynb: error: cell 4:1:2: cannot parse: unmatched ')'"], errors
+    assert result.stdout.startswith("exercise.ipynb:cell 5:3:7: JAX101 "), result.stdout
+    fixed = jaxlint("--no-cache", "--fix", ".", cwd=tmp_path)
+    assert fixed.returncode == 2 and "cell 3:2:17: cannot parse" in fixed.stderr
+    assert path.read_text() == text
 
 
 @pytest.mark.parametrize("name", sorted(BAD_NOTEBOOKS))
