@@ -59,9 +59,11 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
 
 
 _IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
-# ``with utils.Timer("step"):``, ``with timed("eval"):``: a timer another module of the project
-# defines (followed through the project index), so this file need not import a clock.
-_TIMER_NAME = rb"(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|[Cc]hrono)\w*\s*\("
+# ``with utils.Timer("step"):``, ``with timed("eval"):``, ``with profile.Profile("setup"):``:
+# a timer (or a profiling block that times) another module of the project defines (followed
+# through the project index), so this file need not import a clock.
+_TIMER_NAME = (rb"(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|[Cc]hrono|[Pp]rofil)"
+               rb"\w*\s*\(")
 _WITH_TIMER = re.compile(rb"with\s+(?:\w+\.)*\w*?" + _TIMER_NAME)
 # ``%timeit`` / ``%%time`` as a notebook exported to a script calls them
 _EXPORTED_MAGIC = re.compile(rb"run_(?:line|cell)_magic\(\s*[\"']time(?:it)?[\"']")

@@ -29,7 +29,6 @@ from jaxlint.analysis.syntax import (
     literal_text,
     literal_truth,
     params_of,
-    positive_literal,
     static_spec,
 )
 from jaxlint.analysis.timers import COMPILE, Event
@@ -39,6 +38,7 @@ from jaxlint.analysis.values import (
     BenchmarkFixture,
     Func,
     HarnessTimer,
+    HostValue,
     Instance,
     JaxCallable,
     JaxVal,
@@ -79,6 +79,9 @@ class Summary:
     made: frozenset[Site] = frozenset()  # jitted functions (by origin) made by each call
     # compiles on every call: eager lax control flow over a function it makes anew
     recompiles: bool = False
+    # makes a jitted function anew (of a function made anew: a lambda, a partial, a nested
+    # ``def``) and calls it, on every call: each call compiles it again
+    fresh_jit: bool = False
     waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
     args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
     # its own work (dispatched in the call) may still run when it returns; or, if not,
@@ -121,6 +124,7 @@ class Frame:
     loop_stmts: list[cst.For | cst.While] = field(default_factory=list)
     branches: list[cst.If] = field(default_factory=list)  # the ``if`` statements being run
     recompiles: bool = False  # see Summary.recompiles
+    fresh_jit: bool = False  # see Summary.fresh_jit
     # called from the module's own code (a script's ``main()``): its first calls of the
     # module's jitted functions are judged too, from what the module called before
     judges_module: bool = False
@@ -153,6 +157,9 @@ def _exported_magic(attr: str, node: cst.Call) -> cst.Arg | None:
 
 class Calls:
     """The calls part of ``FlowAnalysis`` (see the module docstring)."""
+
+    harness_recompiled: bool  # see FlowAnalysis
+    _verdicts: dict[str, frozenset[bool]] | None
 
     def _eval_Call(self: FlowAnalysis, node: cst.Call, st: State) -> Value:
         func = node.func
@@ -202,6 +209,7 @@ class Calls:
             # this call, and compiles on its first call (anew on each round of a loop)
             self.frame.created.add(node)
             self.made_in[node] = set(self.frame.loop_stmts)
+            self.made_at[node] = self._now
             st.called = st.called - {node}
             return JaxCallable(jitted=True, origin=node, static=callee.static)
         if isinstance(callee, Transform):
@@ -246,6 +254,11 @@ class Calls:
         return None
 
     def _call_ref(self: FlowAnalysis, q: str, node: cst.Call, st: State) -> Value:
+        backend = self.backend_switch(q, node)
+        if backend is not None:
+            self._args(node, st)
+            return backend  # ``K = tc.set_backend("jax")``
+        q = self.as_jax(q)  # ``K.jit`` -> ``jax.jit``
         kind = self._classify(q)
         # The project index answers for calls made while a clock reading is held (it may
         # start a region), not merely after a clock was read: a stamp formatted into a file
@@ -284,6 +297,10 @@ class Calls:
             return HarnessTimer(node)
         if kind is CallKind.SYNC:
             self._sync(union_jax(jax_args), st, site=node)
+            if not jax_args and len(values) == 1:
+                # ``jax.block_until_ready(jax.vmap(f))`` gives back what it was given: a
+                # function is no array, so nothing waits and the function is unchanged
+                return values[0]
             return union_jax(values)
         if kind is CallKind.TRANSFER:
             if len(values) == 1 and isinstance(values[0], TimerRead):
@@ -307,8 +324,8 @@ class Calls:
             first = values[0] if values else None
             if isinstance(first, Ref) and self._classify(first.name) is CallKind.TRANSFORM:
                 nums, argnames = static_spec(node.args)
-                return Transform(jit=first.name in names.JIT_TRANSFORMS, static_nums=nums,
-                                 static_names=argnames)
+                jit = self.as_jax(first.name) in names.JIT_TRANSFORMS
+                return Transform(jit=jit, static_nums=nums, static_names=argnames)
             return first
         if kind is CallKind.WORK:
             self.why[node] = ("api", q)
@@ -322,7 +339,7 @@ class Calls:
         if kind is CallKind.HOST:
             for v in jax_args:
                 self._sync(v, st, transfer=True)
-            return None
+            return HostValue(q)
         if kind is CallKind.NO_WORK:
             return None
         if q in names.BARRIERS:
@@ -341,11 +358,11 @@ class Calls:
             for v in jax_args:
                 self._sync(v, st, transfer=True)
             return None
-        if names.is_jax_library(q) or (kind is CallKind.UNKNOWN and not q.startswith(
+        if self.jax_library(q) or (kind is CallKind.UNKNOWN and not q.startswith(
                 "builtins.") and self._project_computes(q)):
             # a JAX library's function or class, or the project's own JAX code's
             if q.rsplit(".", 1)[-1][:1].isupper():
-                if jax_args and not names.is_jax_library(q):
+                if jax_args and not self.jax_library(q):
                     # a class of the project's own (``InputData("", tokens, n)``,
                     # ``MLP(key, sizes)``) given JAX values: an object that holds them
                     return LibObject(q, holds=union_jax(jax_args))
@@ -356,6 +373,9 @@ class Calls:
                 self.why[node] = ("api", q)
                 return self._dispatch(node, values, st)
             return LibObject(q)
+        if kind is CallKind.UNKNOWN and jax_args and q.rsplit(".", 1)[-1] == "block_until_ready":
+            self._sync(union_jax(jax_args), st, site=node)  # a library's wrapper of the sync
+            return union_jax(jax_args)
         if kind is CallKind.UNKNOWN and jax_args and names.HOST_FETCH_NAME.search(
                 q.rsplit(".", 1)[-1]):
             for v in jax_args:  # ``train_utils.unreplicate_and_get(metrics)``
@@ -376,6 +396,14 @@ class Calls:
         if isinstance(base, Ref):
             return self._call_ref(f"{base.name}.{attr}", node, st)
         args = self._args(node, st)
+        if attr == "block_until_ready" and not isinstance(base, (JaxVal, Instance, Klass)):
+            # ``timer.block_until_ready(result)``, ``profiler.block_until_ready(out)``: an
+            # object's method spelt as JAX's sync (a timing library's, wrapping
+            # jax.block_until_ready) waits for what it is given
+            given = union_jax(v for _, _, v in args)
+            if given is not None:
+                self._sync(given, st, site=node)
+                return given
         if isinstance(base, TimerRead) and attr in names.READING_METHODS:
             return base
         if isinstance(base, CALLABLES) and attr in names.CONTAINER_READERS and not (
@@ -474,6 +502,13 @@ class Calls:
                 # object computed so far, or gives back; copying it waits for that work
                 return self._opaque()
             return LibObject()
+        if isinstance(base, HostValue):
+            # ``h5file.create_dataset(data=y)``, ``frame.loc[...].append(y)``, ``t.copy_(y)``:
+            # a host object's method given JAX values copies them
+            for v in values:
+                if isinstance(v, JaxVal):
+                    self._sync(v, st, transfer=True)
+            return HostValue(base.name)
         if isinstance(base, str):
             return None
         if isinstance(base, (Ref,)) or base is None:
@@ -521,6 +556,8 @@ class Calls:
     def _recompiles(self: FlowAnalysis, node: Site) -> None:
         """``node`` compiles whenever it runs (see ``Summary.recompiles``)."""
         self.frame.recompiles = True
+        if self._timing_harness:
+            self.harness_recompiled = True
         self.recompiling.add(node)
         self.frame.events.append((self._tick(), node, COMPILE))
 
@@ -541,8 +578,21 @@ class Calls:
                         isinstance(c, tuple) and c[0] is origin for c in st.called):
                 compiles = True
                 by_sweep = by_sweep or isinstance(variant, list)
+        if compiles and self.frame.func is not None and origin in self.frame.created and (
+                origin not in self._shared_origins and origin not in self._memo_origins.values()):
+            self.frame.fresh_jit = True  # made anew by this call, and called by it
+        scope = self.frame.func.node if self.frame.func is not None else None
+        # the call as written: a cold/warm pair times the same call twice (with the same
+        # static values), not another function that shares an origin or another variant
+        text = " ".join(self.module.code_for_node(node).split()) if (
+            compiles or st.timers) else ""
         if compiles:
-            self.frame.events.append((self._tick(), node, COMPILE))
+            tick = self._tick()
+            judged = self.frame.func is None or self.frame.judges_module
+            self.compile_events[tick] = (origin, self.made_at.get(origin, -1), judged,
+                                         (scope, text), bool(self.frame.loop_stmts),
+                                         frozenset(self.made_in.get(origin, ())))
+            self.frame.events.append((tick, node, COMPILE))
             # the loops whose rounds call the same function object (one made inside a
             # loop is a new function, compiled anew, on every round); not a sweep over
             # static values, each of whose rounds compiles a new one (a progress log of
@@ -555,6 +605,10 @@ class Calls:
             self.loops_of.setdefault(node, set()).update(
                 loop for loop in self.frame.loop_stmts
                 if loop not in made_in and loop not in swept)
+        elif st.timers and made_here:
+            # a call of it timed warm, known to be (a cold/warm pair); not a function this
+            # frame cannot judge, which may or may not have been called before
+            self.warm_timed.add((origin, (scope, text)))
         st.called = st.called | {origin}
         for one in variants:
             if one is not None:
@@ -714,17 +768,35 @@ class Calls:
                 self._under_timer -= 1
         if summary.generator:
             return summary.result
-        if isinstance(summary.result, JaxCallable) and summary.result.origin in summary.made:
-            # A factory (``step = make_step(loss)``): each call makes a fresh jitted function,
-            # which compiles on its first call here.
-            self.frame.created.add(summary.result.origin)
-            self.made_in[summary.result.origin] = set(self.frame.loop_stmts)
-            st.called = st.called - {summary.result.origin}
+        made = summary.result
+        if isinstance(made, JaxCallable) and made.origin in summary.made and (
+                fn.node in self.memoised and isinstance(node, cst.Call)):
+            # A memoised factory gives the same function for the same arguments.
+            origin = self.memo_origin(fn.node, node)
+            if origin not in self.made_at:
+                self.made_at[origin] = self._now
+            self.frame.created.add(origin)
+            self.made_in.setdefault(origin, set(self.frame.loop_stmts))
+            summary = replace(summary, result=replace(made, origin=origin))
+        elif isinstance(made, JaxCallable) and made.origin in summary.made and (
+                made.origin not in self._shared_origins):
+            # A factory (``step = make_step(loss)``): each call makes a fresh jitted
+            # function, which compiles on its first call here. (One that wraps a function
+            # made once shares that function's compiled programs: ``compiles``.)
+            self.frame.created.add(made.origin)
+            self.made_in[made.origin] = set(self.frame.loop_stmts)
+            self.made_at[made.origin] = self._now
+            st.called = st.called - {made.origin}
         values = [v for _, _, v in args]
         for origin in summary.jit_calls:
             self.frame.jit_calls.add(origin)
             self._first_call(origin, node, st)
         if summary.recompiles:
+            self._recompiles(node)
+        elif summary.fresh_jit and (self._timing_harness or self.frame.loop_stmts):
+            # Called again and again (by a harness, in a loop), each call compiles anew. (A
+            # single call inside a region is a total that contains the function's making.)
+            self.why[node] = ("fresh_jit", fn.node)
             self._recompiles(node)
         if summary.waits or summary.waits_by_transfer:
             self._sync_all(st, transfer=not summary.waits)
@@ -857,8 +929,6 @@ class Calls:
             self._set(st, name, JaxVal(given) if isinstance(value, JaxVal) else value)
         for param in params_of(fn.node):
             frame.binds.setdefault(param.name.value, set()).add(param.name)
-            if positive_literal(param.default):
-                self._positive.add(param.name)
             if (param.default is not None and param.name.value not in params
                     and literal_truth(param.default) is not None):
                 frame.defaults[param.name.value] = param.default
@@ -911,7 +981,7 @@ class Calls:
                               made=frozenset(frame.created),
                               waits_args=waits_args, args_by_transfer=args_by_transfer,
                               leaves_work=leaves_work, own_by_transfer=own_by_transfer,
-                              recompiles=frame.recompiles)
+                              recompiles=frame.recompiles, fresh_jit=frame.fresh_jit)
         self._memo[key] = summary
         return summary
 

@@ -31,8 +31,10 @@ from dataclasses import replace
 import libcst as cst
 
 from jaxlint.analysis import names
+from jaxlint.analysis.backends import Backends
 from jaxlint.analysis.budget import MAX_RECORDED, MAX_STEPS, TooComplex
 from jaxlint.analysis.calls import Calls, Frame, Summary
+from jaxlint.analysis.compiles import Compiles
 from jaxlint.analysis.device import Device
 from jaxlint.analysis.expressions import Expressions
 from jaxlint.analysis.harnesses import Harnesses, HarnessUse
@@ -82,7 +84,8 @@ class _CalledNames(cst.CSTVisitor):
         return False
 
 
-class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, Device):
+class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, Timers,
+                   Harnesses, Device):
     """Abstract interpretation of one module; see the module docstring."""
 
     def __init__(self, module: cst.Module, extras: names.Extras = names.NO_EXTRAS,
@@ -166,6 +169,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         # the entries of the last dict literal evaluated, by their key's code, if all known
         self._last_entries: dict[str, Value] | None = None
         self._timing_harness = 0  # > 0 while interpreting what a harness times
+        self.harness_recompiled = False  # what the harness being interpreted times recompiles
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
         self._with_item = 0  # > 0 while evaluating a ``with`` item (it may be a timer)
@@ -182,9 +186,33 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._imported_jits: dict[str, cst.CSTNode] = {}
         # ``for k in (8, 16):`` being interpreted: (its variable, the values it takes, the loop)
         self._loop_literals: list[tuple[str, list[str], cst.For]] = []
-        # Binding targets given a positive int or a non-empty literal (``n = 10``,
-        # ``sizes = [256, 512]``, ``def bench(reps=5)``): loops over them run at least once.
-        self._positive: set[cst.CSTNode] = set()
+        # Binding targets given an integer literal (``n_warmup = 0``, ``def bench(reps=5)``):
+        # a loop over ``range`` of one that is not positive never runs.
+        self.int_bound: dict[cst.CSTNode, int] = {}
+        # Binding targets given a loop counter (``pbar = trange(n)``) -> its first value.
+        self.counter_bound: dict[cst.CSTNode, str] = {}
+        # When each jitted function (by origin) was last made, on the analysis' clock, and
+        # for each compiling call's event (by tick), the function it compiles, when that was
+        # made, and whether the frame knew what the module called before; the origins that
+        # wrappers of one function share, and where each is made (``Compiles._jit_origin``);
+        # the statement line of each timer read (its comments may name the compile).
+        self.made_at: dict[Site, int] = {}
+        self.compile_events: dict[int, tuple[Site, int, bool, tuple[cst.CSTNode | None, str],
+                                             bool, frozenset[cst.CSTNode]]] = {}
+        # (jitted function, (scope, the call's code)) of calls made warm while a clock
+        # reading was held
+        self.warm_timed: set[tuple[Site, tuple[cst.CSTNode | None, str]]] = set()
+        self.shared_sites: dict[Site, set[Site]] = {}
+        self._shared_jits: dict[object, Site] = {}
+        self._shared_origins: set[Site] = set()
+        self._memo_origins: dict[object, Site] = {}
+        self.memoised: set[cst.CSTNode] = set()  # ``def``s memoised by functools
+        self.jax_backed: set[str] = set()  # libraries switched to JAX here (``backends``)
+        self.read_lines: dict[Site, cst.CSTNode] = {}
+        # per scope, its statements by the names they mention (``Timers._uses_of``)
+        self._uses_index: dict[cst.CSTNode | None, dict[str, list[cst.BaseSmallStatement]]] = {}
+        self._may_name: bool | None = None
+        self._stmt_line: cst.CSTNode = module
         self._loc: StmtLoc = StmtLoc(module, False)
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
@@ -266,6 +294,15 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.why.clear()
         self._regions = None
         self.harnesses.clear()
+        self.made_at.clear()
+        self._shared_jits.clear()
+        self._shared_origins.clear()
+        self._memo_origins.clear()
+        self.compile_events.clear()
+        self.jax_backed.clear()
+        self.warm_timed.clear()
+        self.shared_sites.clear()
+        self.read_lines.clear()
         self._memo.clear()
         self._active.clear()
         self._funcs.clear()
@@ -289,7 +326,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
 
     # ------------------------------------------------------------------ names
     def _classify(self, q: str) -> CallKind:
-        return names.classify(q, self.extras)
+        return names.classify(self.as_jax(q), self.extras)
 
     def _external(self, q: str) -> Value:
         """An imported name, by qualified name. The project index is consulted only at calls
@@ -395,7 +432,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
     def imports_jax(self) -> bool:
         """Whether the module imports jax or a JAX library (a name of it at module level)."""
         return any(isinstance(v, Ref) and (v.name == "jax" or v.name.startswith("jax.")
-                                           or names.is_jax_library(v.name + "."))
+                                           or self.jax_library(v.name + "."))
                    for v in self.globals.values())
 
     def timing_helpers(self) -> dict[str, Func]:
@@ -455,7 +492,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
             if known is not None and not isinstance(known, Ref):
                 return self._does_work(known)
             return kind is CallKind.UNKNOWN and (
-                names.is_jax_library(value.name) or self._project_computes(value.name))
+                self.jax_library(value.name) or self._project_computes(value.name))
         if isinstance(value, Func):
             self._frames = [Frame(func=None)]
             summary = self._call_function(
@@ -466,8 +503,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
     def path_evidence(self, region: Region) -> list[tuple[Site, cst.CSTNode, str]]:
         """Why the region's syncs do not wait on every path to its stop: for each sync
         inside a loop or branch that does not also hold the stop read, (the sync, that loop
-        or ``if``, "loop" or "branch"). A ``for`` loop may run zero times; an ``if`` may
-        not be taken."""
+        or ``if``, "loop" or "branch"). A loop that provably never runs (``range(0)``, an
+        empty literal) holds a sync that never happens; an ``if`` may not be taken."""
         stop_loops, stop_ifs = self.context_of.get(region.stop, ((), ()))
         out: list[tuple[Site, cst.CSTNode, str]] = []
         for sync in region.syncs:

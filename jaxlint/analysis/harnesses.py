@@ -37,6 +37,9 @@ class HarnessUse:
     fixture: bool = False  # pytest-benchmark: the timed callable gets the call's other args
     unsynced: bool = False
     namespace: cst.Dict | None = None  # globals={...} given as a dict literal
+    # each run compiles anew (it makes a jitted function of a function made anew and calls
+    # it, or runs eager lax control flow over one): every timed run includes compilation
+    recompiles: bool = False
 
 
 class Harnesses:
@@ -73,8 +76,10 @@ class Harnesses:
             for e in given.elements
         ):
             namespace = given
+        self.harness_recompiled = False
         unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None, fn_args,
                                      st, namespace)
+        recompiled, self.harness_recompiled = self.harness_recompiled, False
         use = self.harnesses.get(report)
         if use is None:
             use = HarnessUse(report, stmt[0], setup[0] if setup else None,
@@ -82,6 +87,7 @@ class Harnesses:
                              namespace=namespace)
             self.harnesses[report] = use
         use.unsynced = use.unsynced or unsynced
+        use.recompiles = use.recompiles or recompiled
 
     def _leaves_work(self: FlowAnalysis, node: cst.BaseExpression, value: Value,
                      setup: cst.BaseExpression | None,
@@ -97,6 +103,7 @@ class Harnesses:
                 summary = self._call_function(value, params)
             finally:
                 self._timing_harness -= 1
+            self.harness_recompiled = self.harness_recompiled or summary.recompiles
             return summary.work and summary.leaves_work and not (
                 summary.waits or summary.waits_by_transfer)
         if isinstance(value, JaxCallable):

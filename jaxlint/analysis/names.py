@@ -122,6 +122,14 @@ ARRAY_METHODS = frozenset(
     }
 )
 
+# What a JAX array is an instance of, for ``isinstance`` guards.
+ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray", "jax.core.Array",
+                         "jaxlib.xla_extension.ArrayImpl", "jax.interpreters.xla.DeviceArray"})
+
+# Attributes every JAX array has (``hasattr(y, "block_until_ready")``).
+ARRAY_ATTRIBUTES = frozenset({"block_until_ready", "is_ready", "addressable_shards",
+                              "sharding", "devices", "copy_to_host_async"})
+
 # Attributes of a JAX array that are themselves device operations.
 WORK_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
 

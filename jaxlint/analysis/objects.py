@@ -18,6 +18,7 @@ from jaxlint.analysis.syntax import StmtLoc, annotated_fields, dotted
 from jaxlint.analysis.values import (
     INPUT,
     Func,
+    HostValue,
     Instance,
     JaxCallable,
     JaxVal,
@@ -44,6 +45,12 @@ class Objects:
                        fn: Value = None) -> JaxCallable:
         """A function made by a transformation; ``static``: its static argument numbers and
         names, matched to ``fn``'s parameters when it is the file's own."""
+        if not jitted and isinstance(fn, JaxCallable) and fn.jitted:
+            # ``vmap(jitted)``: calling it calls the jitted function, which compiles on its
+            # first call (for the batched shapes)
+            return JaxCallable(jitted=True, origin=fn.origin, static=fn.static)
+        if jitted:
+            origin = self._jit_origin(origin, fn, jitted, static)
         self.frame.created.add(origin)
         self.made_in[origin] = set(self.frame.loop_stmts)
         nums, argnames = static
@@ -65,10 +72,10 @@ class Objects:
         if isinstance(deco, Ref):
             kind = self._classify(deco.name)
             if kind is CallKind.TRANSFORM:
-                return self._make_callable(stmt, deco.name in names.JIT_TRANSFORMS)
+                return self._make_callable(stmt, self.as_jax(deco.name) in names.JIT_TRANSFORMS)
             if deco.name in ("builtins.staticmethod", "builtins.classmethod", "builtins.property"):
                 return value
-            if kind is CallKind.UNKNOWN and names.is_jax_library(deco.name):
+            if kind is CallKind.UNKNOWN and self.jax_library(deco.name):
                 return JaxCallable()
         if isinstance(deco, JaxCallable):
             return JaxCallable()
@@ -145,6 +152,8 @@ class Objects:
             return base.holds if base.holds is not None else LibObject()
         if isinstance(base, Ref):
             return Ref(f"{base.name}.{attr}")
+        if isinstance(base, HostValue):
+            return base  # ``frame.values``, ``h5file["group"].attrs``: still on the host
         return None
 
     def _annotated(self: FlowAnalysis, node: cst.ClassDef, attr: str) -> Value:
@@ -170,7 +179,7 @@ class Objects:
         if isinstance(value, Klass):
             return Instance(value)
         if isinstance(value, Ref) and value.name[:1] != "." and (
-                names.is_jax_library(value.name) or self._project_computes(value.name)):
+                self.jax_library(value.name) or self._project_computes(value.name)):
             # ``solver: NEAlgorithm`` of a JAX library, or of the project's own JAX code
             return LibObject(value.name)
         return None

@@ -139,6 +139,16 @@ class LibObject:
 
 
 @dataclass(frozen=True)
+class HostValue:
+    """A value a host library made (a NumPy array, an h5py file or dataset, a pandas frame,
+    a PyTorch tensor): storing a JAX value into it (``out[i] = f(x)``) or giving one to its
+    methods (``h5.create_dataset(data=y)``) copies the JAX value to the host, which waits
+    for it. ``name``: what made it, when known (``numpy.zeros``)."""
+
+    name: str = ""
+
+
+@dataclass(frozen=True)
 class Transform:
     """``jax.jit``, ``partial(jax.jit, ...)``: applied to a function it gives a JaxCallable."""
 
@@ -195,11 +205,13 @@ Value = (
     | TimerFactory
     | TimerObject
     | JitFactory
+    | HostValue
     | None
 )
 
 _PRIORITY = (
-    JaxVal, TimerRead, JaxCallable, Func, Instance, Klass, Transform, Lowered, LibObject, Ref
+    JaxVal, TimerRead, JaxCallable, Func, Instance, Klass, Transform, Lowered, LibObject, Ref,
+    HostValue,
 )
 
 

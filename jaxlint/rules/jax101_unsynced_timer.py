@@ -108,8 +108,8 @@ def explain(ctx: FileContext, region: object, plan: object, idle: object = None)
     for sync, where, kind in ctx.flow.path_evidence(region):
         if kind == "loop":
             lines.append(f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`) is in the "
-                         f"loop at line {ctx.line(where)}: when that loop runs zero times, "
-                         "nothing waits for the work.")
+                         f"loop at line {ctx.line(where)}, which never runs (its count is zero "
+                         "or what it goes over is empty), so nothing waits for the work.")
         else:
             lines.append(f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`) runs "
                          f"only when the `if` at line {ctx.line(where)} is taken: on the other "
