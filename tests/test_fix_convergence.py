@@ -3,9 +3,8 @@ inserted code never calls a ``jax`` that is not the jax package."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from helpers import jaxlint
