@@ -36,6 +36,7 @@ from jaxlint.analysis.values import (
     CALLABLES,
     INPUT,
     BenchmarkFixture,
+    ElapsedFn,
     Func,
     HarnessTimer,
     HostValue,
@@ -59,6 +60,10 @@ from jaxlint.analysis.values import (
 )
 
 MAX_CALL_DEPTH = 12
+
+# In ``State.called``: the compile caches were cleared (``jax.clear_caches()``) on every path
+# so far, so every jitted function compiles on its next call, wherever it was made.
+CLEARED: cst.CSTNode = cst.Name("clear_caches")
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
@@ -245,6 +250,14 @@ class Calls:
             return None
         if isinstance(callee, TimerFactory):
             return TimedBlock()
+        if isinstance(callee, ElapsedFn):
+            # ``clock.elapsed(t0)`` of another module: a stop read paired with ``t0``
+            reading = self._timer_read(node, st)
+            for v in values:
+                if isinstance(v, TimerRead):
+                    for start in v.sites:
+                        self._pair(node, start)
+            return None if any(isinstance(v, TimerRead) for v in values) else reading
         if isinstance(callee, JaxVal) or (callee is None and any(
                 isinstance(v, JaxVal) for v in values)):
             # an unknown function (a parameter, what a library returned) given JAX values,
@@ -262,11 +275,13 @@ class Calls:
         kind = self._classify(q)
         # The project index answers for calls made while a clock reading is held (it may
         # start a region), not merely after a clock was read: a stamp formatted into a file
-        # name (``f"{time.time_ns()}-trace.json"``) or a seed starts nothing. A ``with``
-        # item outside timing is looked up only if its module may define a timer.
+        # name (``f"{time.time_ns()}-trace.json"``) or a seed starts nothing. Outside timing,
+        # a call (or a ``with`` item) is looked up only if its module may define a timer or
+        # a clock helper (its bytes spell a clock: ``t0 = clock.now()``).
+        capturing = self.capture is not None and self.absolute(q) in self.capture
         if kind is CallKind.UNKNOWN and (
                 st.timers or self._timing_harness or self._under_timer
-                or (self._with_item and self._may_time(q))):
+                or (self.index and not capturing and self._may_time(q))):
             known = self._from_index(q)
             if known is not None:
                 return self._call_value(known, node, st)
@@ -296,6 +311,15 @@ class Calls:
         if kind is CallKind.HARNESS_TIMER:
             return HarnessTimer(node)
         if kind is CallKind.SYNC:
+            if node.args and isinstance(node.args[0].value, cst.GeneratorExp):
+                # ``jax.block_until_ready(o for o in outs)``: a generator is one leaf that is
+                # no array: nothing is waited for (nor is the generator even run)
+                self.no_op_syncs[node] = "generator"
+                return None
+            records = [v for v in jax_args if v.record]
+            if records and len(records) == len(jax_args):
+                self.no_op_syncs[node] = "record"  # an object that is no registered pytree
+                return None
             self._sync(union_jax(jax_args), st, site=node)
             if not jax_args and len(values) == 1:
                 # ``jax.block_until_ready(jax.vmap(f))`` gives back what it was given: a
@@ -341,12 +365,18 @@ class Calls:
                 self._sync(v, st, transfer=True)
             return HostValue(q)
         if kind is CallKind.NO_WORK:
+            if q in names.CLEAR_CACHES:
+                # every compiled program is dropped: each jitted function compiles again,
+                # wherever it was made (``CLEARED`` stands for that on every path)
+                st.called = frozenset({CLEARED})
             return None
         if q in names.BARRIERS:
             self._sync_all(st, site=node)
             return None
         if q == "builtins.sum" and jax_args:
             return self._dispatch(node, values, st)
+        if q == "builtins.vars" and len(jax_args) == 1:
+            return replace(jax_args[0], record=False, container=True)  # a record's fields
         if q in ("builtins.list", "builtins.tuple", "builtins.dict", "builtins.sorted",
                  "builtins.reversed"):
             return union_jax(values) or union_elements(values)
@@ -433,6 +463,9 @@ class Calls:
             return self._operate(node, [base, *values], st)
         if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
             self._put(base_key, values, st)
+            return None
+        if attr == "append" and len(values) == 1 and isinstance(values[0], TimerRead):
+            self._stamp(base_key, base, values[0], st)  # ``stamps.append(time.time())``
             return None
         if attr in names.RUNNER_METHODS and not isinstance(base, (Instance, Klass)):
             # ``loop.run_in_executor(None, jax.block_until_ready, y)``, ``pool.submit(f, x)``
@@ -539,6 +572,8 @@ class Calls:
                 klass.members[name] = (join_values(old, value) if isinstance(old, CALLABLES)
                                        else value)
         pytree = union_jax(v for _, _, v in args)
+        if pytree is not None and not self.is_pytree_class(klass):
+            return replace(pytree, record=True)
         return pytree if pytree is not None else Instance(klass)
 
     def _note_call(self: FlowAnalysis, callee: JaxCallable, node: Site, st: State,
@@ -567,7 +602,7 @@ class Calls:
         """``variant``: the call's static argument values (None: it has none; "?": not all
         literal). A jitted function compiles again for each new static value: that is
         judged whenever this frame called it with another value before (its warm-up)."""
-        made_here = origin in self.frame.created or (
+        made_here = origin in self.frame.created or CLEARED in st.called or (
             self.frame.judges_module and origin in self._module_frame.created)
         compiles = made_here and origin not in st.called
         variants = variant if isinstance(variant, list) else [variant]
@@ -587,6 +622,8 @@ class Calls:
         text = " ".join(self.module.code_for_node(node).split()) if (
             compiles or st.timers) else ""
         if compiles:
+            if CLEARED in st.called:
+                self.cleared_compiles.add(node)  # compiles because the caches were cleared
             tick = self._tick()
             judged = self.frame.func is None or self.frame.judges_module
             self.compile_events[tick] = (origin, self.made_at.get(origin, -1), judged,
@@ -813,7 +850,10 @@ class Calls:
         if summary.waits or summary.waits_by_transfer:
             if summary.work:
                 result = self._dispatch(node, values, st)
-                self._sync(result, st, transfer=not summary.waits)
+                if not summary.leaves_work:
+                    self._sync(result, st, transfer=not summary.waits)
+                # (else it waited early, then dispatched more that it left running: the
+                # caller's earlier work is finished, its result is not)
                 return result
         elif summary.work and summary.leaves_work:
             result = self._dispatch(node, values, st)
@@ -823,6 +863,8 @@ class Calls:
                 # work is pending here, and calling the closure is analysed, so a sync of
                 # what it returns waits for that work too (dispatch order).
                 return summary.result
+            if isinstance(summary.result, JaxVal) and summary.result.record:
+                return replace(result, record=True)  # a plain dataclass of its results
             return result
         elif summary.work and summary.own_by_transfer:
             result = self._dispatch(node, values, st)

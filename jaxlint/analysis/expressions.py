@@ -188,6 +188,8 @@ class Expressions:
     def _elements(self: FlowAnalysis, node: cst.Tuple | cst.List | cst.Set, st: State) -> Value:
         values = [self._eval(e.value, st) for e in node.elements]
         self._last_elements = values
+        if len(values) == 1 and isinstance(values[0], TimerRead) and isinstance(node, cst.List):
+            return values[0]  # ``stamps = [time.perf_counter()]`` (see ``Timers._stamp``)
         return union_elements(values)
 
     _eval_Tuple = _elements

@@ -52,6 +52,7 @@ from jaxlint.analysis.syntax import (
 from jaxlint.analysis.timers import Region, Snapshot, StmtLoc, Timers
 from jaxlint.analysis.values import (
     INPUT,
+    ElapsedFn,
     Func,
     Instance,
     JaxCallable,
@@ -63,6 +64,7 @@ from jaxlint.analysis.values import (
     TimedBlock,
     TimerFactory,
     TimerObject,
+    TimerRead,
     Value,
 )
 
@@ -156,7 +158,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # function), ("api", qualified name), ("helper", the function's node), ("library",
         # None); sites not here operate on JAX values (``y @ y``, ``y[0]``).
         self.why: dict[Site, tuple[str, object]] = {}
-        self.harnesses: dict[cst.Call, HarnessUse] = {}
+        self.harnesses: dict[cst.CSTNode, HarnessUse] = {}
         self._regions: list[Region] | None = None  # regions(), once the run is over
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed
         self.plan_blocks: object = None  # plans' map of statement blocks, made once
@@ -212,6 +214,13 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # per scope, its statements by the names they mention (``Timers._uses_of``)
         self._uses_index: dict[cst.CSTNode | None, dict[str, list[cst.BaseSmallStatement]]] = {}
         self._may_name: bool | None = None
+        # stamps appended to a list that is differenced (``Timers._stamp``): each is the
+        # stop of one round's region (a log of rounds: only the first carries a compile)
+        self.stamp_reads: set[Site] = set()
+        self.cleared_compiles: set[Site] = set()  # first calls after ``jax.clear_caches()``
+        # syncs that wait for nothing: of a generator, of an object that is no pytree
+        self.no_op_syncs: dict[Site, str] = {}
+        self._diffed: dict[str, bool] = {}
         self._stmt_line: cst.CSTNode = module
         self._loc: StmtLoc = StmtLoc(module, False)
         self._funcs: list[Func] = []
@@ -259,6 +268,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             self._memo.clear()
         if not functions:
             return self
+        self.asv_suites()
         done: set[object] = set()
         i = 0
         while i < len(self._funcs):
@@ -300,6 +310,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._memo_origins.clear()
         self.compile_events.clear()
         self.jax_backed.clear()
+        self.stamp_reads.clear()
+        self.cleared_compiles.clear()
+        self.no_op_syncs.clear()
         self.warm_timed.clear()
         self.shared_sites.clear()
         self.read_lines.clear()
@@ -531,6 +544,36 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
                 found.add(attr)
         return frozenset(found)
 
+    def _clock_helper(self, value: Func) -> Value:
+        """A clock helper, as another module's file sees it: a function that returns a
+        reading (``def now(): return time.perf_counter()``) is a clock; one that reads the
+        clock and subtracts the reading it is given (``def elapsed(t0)``) is a stop read
+        (``ElapsedFn``). None for any other function."""
+        if isinstance(value.node, cst.Lambda) or not self._reads_clock(value.node):
+            return None
+        params = self._positional_params(value.node)
+        self._frames = [Frame(func=None)]
+        given: dict[str, Value] = {p: None for p in params}
+        if params:
+            given[params[0]] = TimerRead(frozenset({value.node.params}))
+        summary = self._call_function(value, given)
+        if summary.work:
+            return None
+        if isinstance(summary.result, TimerRead) and not params:
+            return Ref("time.perf_counter")
+        if any(start is value.node.params for _, start in summary.pairs):
+            return ElapsedFn()
+        return None
+
+    def _reads_clock(self, node: cst.FunctionDef) -> bool:
+        """Whether a function's text spells a clock call (``perf_counter(``, or a module
+        alias of one: ``_clock = time.perf_counter``): the gate before analysing it."""
+        text = self.module.code_for_node(node.body)
+        aliases = [k for k, v in self.globals.items()
+                   if isinstance(v, Ref) and self._classify(v.name) is CallKind.TIMER]
+        return any(t.rsplit(".", 1)[-1] + "(" in text for t in names.TIMERS) or any(
+            a + "(" in text for a in aliases)
+
     def export(self, name: str) -> Value:
         """What another module of the project needs to know of the module-level ``name``:
         a timer (class, ``@contextmanager``, object with timer methods), a jitted function,
@@ -553,6 +596,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             return JaxCallable(value.synced, value.jitted, static=value.static)
         if not (isinstance(value, Func) and isinstance(value.node, cst.FunctionDef)):
             return None
+        clock = self._clock_helper(value)
+        if clock is not None:
+            return clock
         self._frames = [Frame(func=None)]
         # Summarised as most calls make it: parameters with a default are left at it
         # (``def get(tree, as_numpy=True)`` copies to the host).
@@ -568,7 +614,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         if isinstance(made, JaxCallable) and made.jitted and made.origin in summary.made:
             return JitFactory(made.static)  # ``step = make_step()``: a fresh jitted function
         if summary.work and summary.leaves_work:
-            return JaxCallable(synced=summary.waits or summary.waits_by_transfer)
+            # (a function that waits early and then dispatches more leaves that running)
+            return JaxCallable(synced=False)
         if summary.work:
             return JaxCallable(synced=True)  # its own work is finished when it returns
         if summary.waits_for_args:

@@ -207,6 +207,9 @@ JIT_TRANSFORMS = frozenset(
 
 PARTIALS = frozenset({"functools.partial"})
 
+# Calls that drop every compiled program: the next call of each jitted function compiles.
+CLEAR_CACHES = frozenset({"jax.clear_caches", "jax.clear_backends"})
+
 # Control flow that, called outside jit, traces its function and compiles the loop; JAX
 # keeps the result for the same function object, so a function made anew on each call (a
 # nested ``def`` or ``lambda``) compiles on every call.

@@ -7,6 +7,7 @@ A class body is interpreted once to learn its members; its methods are then anal
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -33,6 +34,9 @@ from jaxlint.analysis.values import (
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
+
+_PYTREE_DECORATORS = frozenset({"register_dataclass", "register_pytree_node_class",
+                                "register_pytree_with_keys_class", "register_static"})
 
 
 class Objects:
@@ -141,6 +145,8 @@ class Objects:
                 return self._operate(node, [base], st)
             if attr in names.INERT_ATTRIBUTES:
                 return None
+            if base.record:
+                return replace(base, record=False)  # a field of a record: the JAX values
             return base  # a field of a pytree (state.params) or ``.at``
         if isinstance(base, (Instance, Klass)):
             klass = base.klass if isinstance(base, Instance) else base
@@ -155,6 +161,30 @@ class Objects:
         if isinstance(base, HostValue):
             return base  # ``frame.values``, ``h5file["group"].attrs``: still on the host
         return None
+
+    def is_pytree_class(self: FlowAnalysis, klass: Klass) -> bool:
+        """Whether instances of the file's class are pytrees JAX sees into: a NamedTuple, a
+        registered dataclass or class (``@jax.tree_util.register_dataclass``,
+        ``register_pytree_node_class``, ``@flax.struct.dataclass``, ``@chex.dataclass``), a
+        module of flax or equinox. A plain ``@dataclass`` or class is one opaque leaf. Not
+        known (a base or decorator of another module): taken for a pytree."""
+        node = klass.node
+        decorators = [dotted(d.decorator.func if isinstance(d.decorator, cst.Call)
+                             else d.decorator) or "" for d in node.decorators]
+        if any(d.rsplit(".", 1)[-1] in _PYTREE_DECORATORS or d.startswith(("flax.", "struct",
+                                                                            "chex"))
+               for d in decorators):
+            return True
+        plain = all(d.rsplit(".", 1)[-1] == "dataclass" and not d.startswith(
+            ("struct", "flax", "chex")) for d in decorators) and decorators
+        bases = [dotted(b.value) or "" for b in node.bases]
+        if any(b.rsplit(".", 1)[-1] in ("NamedTuple", "Module", "PyTreeNode", "Struct")
+               for b in bases):
+            return True
+        if bases and not all(b in ("object", "") or isinstance(self.globals.get(b), Klass)
+                             for b in bases):
+            return True  # a base of another module: not known
+        return not plain and bool(bases)
 
     def _annotated(self: FlowAnalysis, node: cst.ClassDef, attr: str) -> Value:
         """An attribute the class body only annotates (``sampler: BaseSampler``) with one of

@@ -9,6 +9,7 @@ in the journal, plus the window of the frame's events (compiling calls, idle syn
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -327,6 +328,31 @@ class Timers:
         self._read_log.append(node)
         return TimerRead(frozenset({node}))
 
+    def _stamp(self: FlowAnalysis, key: str | None, held: object, read: TimerRead,
+               st: State) -> None:
+        """``stamps.append(time.perf_counter())`` in a loop, the stamps differenced later
+        (``np.diff(stamps)``, ``zip(stamps, stamps[1:])``): each stamp stops the region the
+        one before it started. The list's name holds the latest stamp, as a start; lists of
+        readings that are never differenced are not timings of their own."""
+        if key is None or not self._differenced(key):
+            return
+        if isinstance(held, TimerRead):
+            for stop in read.sites:
+                for start in held.sites:
+                    self._pair(stop, start)
+                    self.stamp_reads.add(stop)
+        self._set(st, key, read)
+
+    def _differenced(self: FlowAnalysis, key: str) -> bool:
+        """Whether the module's text differences the list ``key`` of clock readings."""
+        found = self._diffed.get(key)
+        if found is None:
+            n = re.escape(key)
+            found = self._diffed[key] = re.search(
+                rf"diff\(\s*(?:\w+\.\w+\(\s*)?{n}\b|zip\(\s*{n}\s*,\s*{n}\s*\[\s*1\s*:"
+                rf"|(?<![\w.]){n}\s*\[[^\]]+\]\s*-\s*{n}\s*\[", self._code) is not None
+        return found
+
     def _pair(self: FlowAnalysis, stop: Site, start: Site) -> None:
         if self._comparing:
             return  # a deadline (``time.time() - t0 > 30``), not a measurement
@@ -554,7 +580,7 @@ class Timers:
                 named, only = self._region_names(stop, starts, bool(compiled))
             loop = self.read_loop.get(stop)
             if compiled and loop is not None and (
-                    not collects(loop, self.where[stop].node)
+                    stop in self.stamp_reads or not collects(loop, self.where[stop].node)
                     or self._drops_first(loop, self.scope_of.get(stop), stop)):
                 # A progress log read on every round of a loop (``steps/s`` every 100
                 # steps, an epoch's time): the function compiles in the first round only,

@@ -43,6 +43,10 @@ class JaxVal:
     # (waiting for it waits for all work before it), but operations on it are not known to
     # be device work (it may be a NumPy array or a number)
     opaque: bool = False
+    # an object of a class that is no registered pytree (a plain ``@dataclass``) holding JAX
+    # values: ``jax.block_until_ready(obj)`` sees one leaf that is no array and waits for
+    # nothing; its fields (``obj.logits``) are the JAX values
+    record: bool = False
 
     def covers(self, site: Site, tick: int) -> bool:
         """Whether waiting for this value waits for ``site``, last dispatched at ``tick``."""
@@ -106,6 +110,13 @@ class TimerFactory:
     """What another module of the project exports for a timer used in ``with``: a class
     whose ``__enter__`` reads the clock and whose ``__exit__`` subtracts it, or a
     ``@contextmanager`` timer. Calling it gives a ``TimedBlock``."""
+
+
+@dataclass(frozen=True)
+class ElapsedFn:
+    """What another module of the project exports for a clock helper that reads the clock
+    and subtracts the reading it is given (``def elapsed(t0): return now() - t0``): its
+    call is a stop read, paired with the reading passed in."""
 
 
 @dataclass(frozen=True)
@@ -203,6 +214,7 @@ Value = (
     | BenchmarkFixture
     | TimedBlock
     | TimerFactory
+    | ElapsedFn
     | TimerObject
     | JitFactory
     | HostValue
@@ -248,7 +260,7 @@ def join_jax(a: JaxVal, b: JaxVal) -> JaxVal:
     for it waits for what either one covers."""
     return JaxVal(max(a.tick, b.tick), a.origin | b.origin, a.deps | b.deps,
                   a.container or b.container, _still_uncovered(a, b) | _still_uncovered(b, a),
-                  a.opaque and b.opaque)
+                  a.opaque and b.opaque, a.record and b.record)
 
 
 def union_jax(values: Iterable[Value]) -> JaxVal | None:

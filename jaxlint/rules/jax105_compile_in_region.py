@@ -71,6 +71,9 @@ class CompileInRegion(Rule):
                 if call in ctx.flow.recompiling:
                     yield self._recompiles(ctx, region, call)
                     continue
+                if call in ctx.flow.cleared_compiles:
+                    yield self._cleared(ctx, region, call)
+                    continue
                 plan = warm_up_before_start(ctx.flow, region, call, ctx.line_of)
                 why = why_work(ctx, call)
                 explanation = "\n".join([
@@ -85,6 +88,21 @@ class CompileInRegion(Rule):
     RECOMPILES = ("`{func}` compiles on every call ({why}), so the time includes "
                   "compilation; make the function once, or jit the whole computation, outside "
                   "the timed region")
+
+    CLEARED = ("`{func}` compiles again inside the timed region: `jax.clear_caches()` dropped "
+               "its compiled program, so the time includes compilation; clear the caches and "
+               "warm up before the clock starts")
+
+    def _cleared(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
+        """A first call after ``jax.clear_caches()``: a warm-up before the start would be
+        dropped too when the clearing is inside the region, so no fix is offered."""
+        explanation = "\n".join([
+            region_heading(ctx, region),
+            f"line {ctx.line(call)}: `{ctx.code(call, 50)}`: {why_work(ctx, call)}.",
+            "`jax.clear_caches()` runs before it on every path, so this call traces and "
+            "compiles it again."])
+        return Report(call, self.CLEARED.format(func=ctx.code(call.func, 40)), None,
+                      (*region.starts, region.stop), explanation)  # type: ignore[attr-defined]
 
     HARNESS = ("each run of `{stmt}` compiles anew (it makes a new jitted function, or runs "
                "eager `lax` control flow over one, every time), so every figure the harness "
