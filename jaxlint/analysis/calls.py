@@ -203,6 +203,12 @@ class Calls:
         args = self._args(node, st)
         values = [v for _, _, v in args]
         if isinstance(callee, JaxCallable):
+            if callee.needs_jax_args and not self.is_jax_module() and not any(
+                    isinstance(v, JaxVal) for v in values):
+                # what makes a module JAX: in one that imports no JAX, a function whose
+                # only work is operations on its arguments computes on this module's own
+                # arrays (PyTorch, NumPy): no JAX work unless given JAX values
+                return None
             self._note_call(callee, node, st)
             self.why[node] = ("jitted", callee.origin)
             result = self._dispatch(node, values, st)
@@ -375,6 +381,8 @@ class Calls:
             return None
         if q == "builtins.sum" and jax_args:
             return self._dispatch(node, values, st)
+        if q == "builtins.map" and len(values) >= 2:
+            return self._mapped(values[0], values[1:], node, st)  # ``map(f, xs)``
         if q == "builtins.vars" and len(jax_args) == 1:
             return replace(jax_args[0], record=False, container=True)  # a record's fields
         if q in ("builtins.list", "builtins.tuple", "builtins.dict", "builtins.sorted",
@@ -467,6 +475,10 @@ class Calls:
         if attr == "append" and len(values) == 1 and isinstance(values[0], TimerRead):
             self._stamp(base_key, base, values[0], st)  # ``stamps.append(time.time())``
             return None
+        if attr in names.MAP_METHODS and len(values) >= 2 and not isinstance(
+                base, (Instance, Klass, JaxVal)):
+            # ``pool.imap(convert, xs)``, ``executor.map(f, xs)``: ``f`` of each element
+            return self._mapped(values[0], values[1:], node, st)
         if attr in names.RUNNER_METHODS and not isinstance(base, (Instance, Klass)):
             # ``loop.run_in_executor(None, jax.block_until_ready, y)``, ``pool.submit(f, x)``
             found = self._run_elsewhere(values[names.RUNNER_METHODS[attr]:], node, st)
@@ -707,6 +719,29 @@ class Calls:
             return None
         if effect == "work":
             return self._dispatch(node, rest, st)
+        return None
+
+    def _mapped(self: FlowAnalysis, fn: Value, iterables: list[Value], node: cst.Call,
+                st: State) -> Value:
+        """``map(fn, xs)`` (and a pool's ``map``/``imap``): what ``fn`` does to each element
+        (its work is left running, its sync or host copy waits), as one value. Lazy maps are
+        taken as consumed (``list(map(...))``, a loop over them: what timing code does)."""
+        effect = self._effect_on_args(fn, len(iterables))
+        elements = [replace(v, container=False) if isinstance(v, JaxVal) else v
+                    for v in iterables]
+        if effect == "sync":
+            self._sync(union_jax(elements), st, site=node)
+            return union_jax(iterables)
+        if effect == "transfer":
+            for v in elements:
+                self._sync(v, st, transfer=True)
+            return HostValue()
+        if effect == "work":
+            self.why[node] = ("helper", fn.node) if isinstance(fn, Func) else (
+                "jitted", fn.origin if isinstance(fn, JaxCallable) else None)
+            if isinstance(fn, JaxCallable):
+                self._note_call(fn, node, st)
+            return replace(self._dispatch(node, elements, st), container=True)
         return None
 
     def _tree_map(self: FlowAnalysis, node: cst.Call, values: list[Value], st: State,

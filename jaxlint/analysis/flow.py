@@ -193,6 +193,13 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.int_bound: dict[cst.CSTNode, int] = {}
         # Binding targets given a loop counter (``pbar = trange(n)``) -> its first value.
         self.counter_bound: dict[cst.CSTNode, str] = {}
+        # ``args = parser.parse_args()`` names and the int defaults of its arguments; loops
+        # of known count with a periodic test -> (counter, last value); the last round
+        # being run (``Statements._loop_rounds``)
+        self.parsed_args: set[str] = set()
+        self.argparse_defaults: dict[str, int] = {}
+        self._last_rounds: dict[cst.CSTNode, tuple[str, int]] = {}
+        self._final_rounds: dict[str, int] = {}
         # When each jitted function (by origin) was last made, on the analysis' clock, and
         # for each compiling call's event (by tick), the function it compiles, when that was
         # made, and whether the frame knew what the module called before; the origins that
@@ -442,6 +449,12 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
                                                             instance))
         return bool(entered.reads) and any(start in entered.reads for _, start in left.pairs)
 
+    def is_jax_module(self) -> bool:
+        """Whether the module is JAX code: it imports jax, a JAX library, or a library it
+        switched to JAX (from the names bound at module level; asked only of another
+        module's function that computes on what it is given)."""
+        return self.imports_jax() or bool(self.jax_backed)
+
     def imports_jax(self) -> bool:
         """Whether the module imports jax or a JAX library (a name of it at module level)."""
         return any(isinstance(v, Ref) and (v.name == "jax" or v.name.startswith("jax.")
@@ -544,6 +557,19 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
                 found.add(attr)
         return frozenset(found)
 
+    def _works_alone(self, value: Func) -> bool:
+        """Whether a function dispatches JAX work even when given no JAX values (it calls
+        jnp, a jitted function): else its work is only operations on what it is given
+        (``def normalize(x): return (x - x.mean()) / x.std()``), which are not JAX work when
+        a PyTorch or NumPy caller gives it its own arrays."""
+        self._frames = [Frame(func=None)]
+        params: dict[str, Value] = {p: None for p in self._positional_params(value.node)}
+        self._under_timer += 1
+        try:
+            return self._call_function(value, params).work
+        finally:
+            self._under_timer -= 1
+
     def _clock_helper(self, value: Func) -> Value:
         """A clock helper, as another module's file sees it: a function that returns a
         reading (``def now(): return time.perf_counter()``) is a clock; one that reads the
@@ -615,9 +641,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             return JitFactory(made.static)  # ``step = make_step()``: a fresh jitted function
         if summary.work and summary.leaves_work:
             # (a function that waits early and then dispatches more leaves that running)
-            return JaxCallable(synced=False)
+            return JaxCallable(synced=False, needs_jax_args=not self._works_alone(value))
         if summary.work:
-            return JaxCallable(synced=True)  # its own work is finished when it returns
+            # its own work is finished when it returns
+            return JaxCallable(synced=True, needs_jax_args=not self._works_alone(value))
         if summary.waits_for_args:
             return Ref("jax.block_until_ready")
         if summary.transfers_args:

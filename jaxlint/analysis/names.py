@@ -252,6 +252,8 @@ BARRIERS = frozenset(
 # the index of the function among the positional arguments.
 RUNNERS = {"asyncio.to_thread": 0}
 RUNNER_METHODS = {"run_in_executor": 1, "submit": 0}
+# Methods of pools and executors that call a function on each element of iterables.
+MAP_METHODS = frozenset({"map", "imap", "imap_unordered", "starmap"})
 
 # Functions at the top level of ``jax`` that dispatch device work (or run a function that
 # does, as ``jax.jvp(f, ...)``). Any other ``jax.name(...)`` dispatches none: the rest of

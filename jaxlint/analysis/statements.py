@@ -85,6 +85,7 @@ class Statements:
     # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
     _last_elements: list[Value] | None
     _top: cst.CSTNode | None  # see FlowAnalysis
+    _final_rounds: dict[str, int]  # see FlowAnalysis
 
     # ------------------------------------------------------------------ binding
     def _bind(self: FlowAnalysis, target: cst.BaseExpression, value: Value, st: State,
@@ -209,6 +210,7 @@ class Statements:
 
     def _exec_small(self: FlowAnalysis, small: cst.BaseSmallStatement, st: State) -> State:
         if isinstance(small, cst.Expr):
+            self._note_argument(small.value)
             value = self._eval(small.value, st)
             if isinstance(value, JaxVal) and small.value in value.origin:
                 self.bare[small.value] = small
@@ -226,6 +228,11 @@ class Statements:
                 first = counter_start(small.value)
                 if isinstance(t.target, cst.Name) and first is not None:
                     self.counter_bound[t.target] = first  # ``pbar = trange(n)``
+                if isinstance(t.target, cst.Name) and isinstance(small.value, cst.Call) and (
+                        isinstance(small.value.func, cst.Attribute)
+                        and small.value.func.attr.value in ("parse_args",
+                                                            "parse_known_args")):
+                    self.parsed_args.add(t.target.value)  # ``args = parser.parse_args()``
             self._last_elements = None
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
@@ -307,6 +314,8 @@ class Statements:
         first = self._known_test(stmt.test, st)
         if first is None:
             first = self._first_iteration_test(stmt.test)
+        if first is None:
+            first = self._periodic_test(stmt.test)
         if first is not None:
             # ``if step == 0:`` runs on the first iteration only: paths that cannot happen
             # (later iterations' work reaching a read made on the first) are not followed.
@@ -377,6 +386,21 @@ class Statements:
             if new_head.same_shape(head, since):
                 break
             head = new_head
+        final = self._last_rounds.get(stmt) if isinstance(stmt, cst.For) else None
+        if final is not None and once and final[0] not in self._final_rounds:
+            # A loop of known count with a periodic test (``if step % 100 == 0:``): its
+            # last round, run with the counter's last value, is what the code after it
+            # sees (whether the last step syncs).
+            self._final_rounds[final[0]] = final[1]
+            try:
+                brk, cont = [], []
+                self.frame.loops.append((brk, cont))
+                end = run_body(head.copy())  # type: ignore[operator]
+                self.frame.loops.pop()
+            finally:
+                del self._final_rounds[final[0]]
+            breaks.extend(brk)
+            after_round = [end, *cont]
         infinite = isinstance(test, cst.Name) and test.value == "True"
         if not once:
             # left without a round on one path: what it called is not called on every path
@@ -400,9 +424,44 @@ class Statements:
             out.bound = out.bound | (bound & out.env.keys())
         return out
 
+    def _note_argument(self: FlowAnalysis, node: cst.BaseExpression) -> None:
+        """``parser.add_argument("--steps", type=int, default=1000)``: the script's default
+        of ``args.steps`` (a loop's count is judged as the script runs by default)."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value == "add_argument" and node.args):
+            return
+        flag = node.args[0].value
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if not isinstance(flag, cst.SimpleString) or "default" not in keywords:
+            return
+        dest = keywords.get("dest")
+        name = (dest.evaluated_value if isinstance(dest, cst.SimpleString)
+                else str(flag.evaluated_value).lstrip("-").replace("-", "_"))
+        value = int_literal(keywords["default"])
+        if isinstance(name, str) and value is not None:
+            self.argparse_defaults[name] = value
+
+    def _counter_last(self: FlowAnalysis, stmt: cst.For) -> int | None:
+        """The counter's last value, when the count is known: ``range(n)`` -> n - 1,
+        ``range(a, b)`` -> b - 1, of literals, constants, defaults or ``args.n``."""
+        node = stmt.iter
+        if isinstance(node, cst.Call) and dotted(node.func) in ("tqdm", "tqdm.tqdm") and (
+                node.args):
+            node = node.args[0].value
+        if not (isinstance(node, cst.Call) and dotted(node.func) in ("range", "trange")
+                and 1 <= len(node.args) <= 2 and not any(a.star or a.keyword
+                                                          for a in node.args)):
+            return None
+        end = self._int_value(node.args[-1].value)
+        return None if end is None else end - 1
+
     def _exec_For(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
         counter = self._counter_of(stmt)
+        if counter is not None and self._periodic_in(stmt):
+            last = self._counter_last(stmt)
+            if last is not None:
+                self._last_rounds[stmt] = (counter[0], last)
         if counter is not None:
             self._counters.append((*counter, stmt, True))
             try:
@@ -433,6 +492,40 @@ class Statements:
         if first is not None and isinstance(target, cst.Name):
             return target.value, first
         return None
+
+    def _periodic_in(self: FlowAnalysis, stmt: cst.For) -> bool:
+        """Whether a loop's body tests its round periodically (``if step % k == 0:``)."""
+        return "%" in self.module.code_for_node(stmt.body)
+
+    def _periodic_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
+        """In the last round of a loop of known count (``Statements._loop_rounds``): the
+        outcome of ``counter % k == 0`` (``!=``, ``(counter + 1) % k``) for a known ``k``."""
+        if not self._final_rounds or not isinstance(test, cst.Comparison) or len(
+                test.comparisons) != 1:
+            return None
+        comp = test.comparisons[0]
+        if not isinstance(comp.operator, (cst.Equal, cst.NotEqual)) or self._int_value(
+                comp.comparator) is None:
+            return None
+        left = test.left
+        if not (isinstance(left, cst.BinaryOperation) and isinstance(left.operator,
+                                                                      cst.Modulo)):
+            return None
+        counted, k = left.left, self._int_value(left.right)
+        offset = 0
+        if isinstance(counted, cst.BinaryOperation) and isinstance(
+                counted.operator, (cst.Add, cst.Subtract)):
+            c = self._int_value(counted.right)
+            if c is None:
+                return None
+            offset = c if isinstance(counted.operator, cst.Add) else -c
+            counted = counted.left
+        if not isinstance(counted, cst.Name) or counted.value not in self._final_rounds or (
+                not k):
+            return None
+        value = self._final_rounds[counted.value]
+        holds = (value + offset) % k == self._int_value(comp.comparator)
+        return holds if isinstance(comp.operator, cst.Equal) else not holds
 
     def _first_iteration_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """For ``if step == 0:`` (the innermost loop's counter against its first value):
@@ -625,8 +718,26 @@ class Statements:
         whose every binding (in this frame, else at module level) is the same integer
         literal (``n_warmup = 0``)."""
         value = int_literal(node)
-        if value is not None or not isinstance(node, cst.Name):
+        if value is not None:
             return value
+        if isinstance(node, cst.BinaryOperation) and isinstance(
+                node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
+            left, right = self._int_value(node.left), self._int_value(node.right)
+            if left is None or right is None:
+                return None
+            if isinstance(node.operator, cst.Add):
+                return left + right
+            if isinstance(node.operator, cst.Subtract):
+                return left - right
+            if isinstance(node.operator, cst.Multiply):
+                return left * right
+            return left // right if right else None
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and (
+                node.value.value in self.parsed_args):
+            # ``args.steps`` of ``args = parser.parse_args()``: the script's default
+            return self.argparse_defaults.get(node.attr.value)
+        if not isinstance(node, cst.Name):
+            return None
         default = self._default_of(node.value)  # a parameter the caller left at it
         if default is not None:
             return int_literal(default)

@@ -78,6 +78,9 @@ class JaxCallable:
     # static arguments, each as (position, name) as far as known: a call with a new value
     # of one compiles again (``static_argnums``/``static_argnames``)
     static: tuple[tuple[int | None, str | None], ...] = ()
+    # another module's function whose only work is operations on what it is given: called
+    # with no JAX values (a PyTorch tensor, a NumPy array), it dispatches no JAX work
+    needs_jax_args: bool = False
 
 
 @dataclass(frozen=True)
