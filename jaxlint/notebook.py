@@ -663,10 +663,15 @@ def _to_cell(f: Finding, virtual: Virtual) -> Finding:
 
     message = _LINE_REF.sub(place, f.message)
     explanation = _LINE_REF.sub(place, f.explanation) if f.explanation else f.explanation
+    region, cells = None, None
+    if f.region is not None and all(1 <= n <= len(virtual.lines) for n in f.region):
+        first, last = (virtual.lines[n - 1] for n in f.region)
+        if first.cell and last.cell:
+            region, cells = (first.line, last.line), (first.cell, last.cell)
     if 1 <= f.line <= len(virtual.lines):
         v = virtual.lines[f.line - 1]
-        return replace(f, line=v.line, col=v.column(f.col), cell=v.cell, region=None,
-                       message=message, explanation=explanation)
+        return replace(f, line=v.line, col=v.column(f.col), cell=v.cell, region=region,
+                       region_cells=cells, message=message, explanation=explanation)
     return replace(f, cell=0, region=None, message=message, explanation=explanation)
 
 

@@ -396,3 +396,17 @@ def test_time_cell_magic_is_fixed_in_its_body(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert _sources(path.read_bytes())[1] == (
         "%%time\n# one call\njax.block_until_ready(f(x))  # timed\n")
+
+
+def test_json_region_spans_cells(tmp_path: Path) -> None:
+    """A region started in one cell and read in the next: the json ``region`` gives each
+    end's cell and its line in that cell."""
+    cells = [{"cell_type": "code", "source": "import time\nimport jax.numpy as jnp\n"
+                                             "x = jnp.ones((64, 64))"},
+             {"cell_type": "code", "source": "t0 = time.perf_counter()\ny = x @ x"},
+             {"cell_type": "code", "source": "print(time.perf_counter() - t0)"}]
+    (tmp_path / "nb.ipynb").write_text(json.dumps({"cells": cells, "metadata": {},
+                                                   "nbformat": 4, "nbformat_minor": 5}))
+    rows = json.loads(jaxlint("--no-cache", "--format", "json", "nb.ipynb", cwd=tmp_path).stdout)
+    assert [(r["code"], r["cell"], r["line"]) for r in rows] == [("JAX101", 3, 1)]
+    assert rows[0]["region"] == {"start": {"line": 1, "cell": 2}, "stop": {"line": 1, "cell": 3}}

@@ -94,6 +94,10 @@ class Summary:
     # (``np.array(state["tokens"])`` each step) but not the caller's is not new work.
     leaves_work: bool = True
     own_by_transfer: bool = False
+    # of the work it leaves running, some is a call of JAX (a jitted function, a JAX API, a
+    # library, a helper that does), not only operations on values (``x[0] * 2``), which on
+    # what a caller gives may well be host arrays
+    leaves_calls: bool = True
 
     @property
     def waits_for_args(self) -> bool:
@@ -885,9 +889,9 @@ class Calls:
         if summary.waits or summary.waits_by_transfer:
             if summary.work:
                 result = self._dispatch(node, values, st)
-                if not summary.leaves_work:
+                if not (summary.leaves_work and summary.leaves_calls):
                     self._sync(result, st, transfer=not summary.waits)
-                # (else it waited early, then dispatched more that it left running: the
+                # (else it waited early, then called JAX again and left that running: the
                 # caller's earlier work is finished, its result is not)
                 return result
         elif summary.work and summary.leaves_work:
@@ -1044,6 +1048,9 @@ class Calls:
             site not in given_sites for s in exits for site in s.pending)
         own_by_transfer = not leaves_work and any(
             site not in given_sites for s in exits for site in s.transferred)
+        leaves_calls = leaves_work and any(
+            site not in given_sites and self.why.get(site, ("op", None))[0] != "op"
+            for s in exits for site in s.pending)
         reads = frozenset(self._read_log[first_read:])
         pairs = frozenset(self._pair_log[first_pair:])
         if generator:
@@ -1058,6 +1065,7 @@ class Calls:
                               made=frozenset(frame.created),
                               waits_args=waits_args, args_by_transfer=args_by_transfer,
                               leaves_work=leaves_work, own_by_transfer=own_by_transfer,
+                              leaves_calls=leaves_calls,
                               recompiles=frame.recompiles, fresh_jit=frame.fresh_jit)
         self._memo[key] = summary
         return summary

@@ -640,8 +640,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         if isinstance(made, JaxCallable) and made.jitted and made.origin in summary.made:
             return JitFactory(made.static)  # ``step = make_step()``: a fresh jitted function
         if summary.work and summary.leaves_work:
-            # (a function that waits early and then dispatches more leaves that running)
-            return JaxCallable(synced=False, needs_jax_args=not self._works_alone(value))
+            # (a function that waits, then calls JAX again and leaves that running, is no
+            # sync; one that waits and then only operates on values, maybe host ones, is)
+            synced = (summary.waits or summary.waits_by_transfer) and not summary.leaves_calls
+            return JaxCallable(synced=synced, needs_jax_args=not self._works_alone(value))
         if summary.work:
             # its own work is finished when it returns
             return JaxCallable(synced=True, needs_jax_args=not self._works_alone(value))
