@@ -65,8 +65,23 @@ def import_roots(path: str, tops: dict[str, str] | None = None) -> list[str]:
         tops[folder] = top
     if not chain:
         tops[here] = top
-    roots = [here, top, os.getcwd()]
+    cwd = os.getcwd()
+    roots = [here, top]
+    # A layout's import roots between the file and the project's top (the working folder):
+    # ``src/`` and ``python/`` (``pip install -e .`` puts them on the path), and the folder
+    # above a package without ``__init__.py`` (a namespace package, ``src/trainer/``).
+    folder = here
+    if not chain and folder != cwd:
+        roots.append(os.path.dirname(folder))
+    while folder != os.path.dirname(folder) and _inside(folder, cwd) and folder != cwd:
+        if os.path.basename(folder) in _LAYOUT_ROOTS:
+            roots.append(folder)
+        folder = os.path.dirname(folder)
+    roots.append(cwd)
     return list(dict.fromkeys(roots))
+
+
+_LAYOUT_ROOTS = frozenset({"src", "python", "lib"})
 
 
 MAX_DEPTH = 3  # modules followed from the linted file: those it imports, and two more

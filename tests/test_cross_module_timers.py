@@ -244,3 +244,17 @@ def test_clock_helpers_of_another_module_are_clocks(tmp_path: Path) -> None:
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert "        u = step(u)\n    jax.block_until_ready(u)\n    unsynced = clock" in (
         pkg / "bench.py").read_text()
+
+
+def test_a_namespace_package_under_src_is_found(tmp_path: Path) -> None:
+    """A ``src/`` layout whose package has no ``__init__.py`` (a namespace package): its
+    modules import each other from ``src``, which the index searches as Python would once
+    the project is installed."""
+    pkg = tmp_path / "src" / "simkit"
+    pkg.mkdir(parents=True)
+    (pkg / "clock.py").write_text(CLOCK)
+    (pkg / "bench.py").write_text(USES_CLOCK.replace("from . import clock",
+                                                     "from simkit import clock"))
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "src", cwd=tmp_path)
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
+        ["src/simkit/bench.py:14:16:", "JAX101"]], lint.stdout + lint.stderr
