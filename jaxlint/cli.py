@@ -397,8 +397,7 @@ def _print(run: Run, args: argparse.Namespace) -> None:
         sys.stdout.write(text)
     else:
         try:
-            with open(args.output_file, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
+            _write_output(args.output_file, text)
         except OSError as exc:
             run.errors.append(_error_line(args.output_file,
                                           f"cannot write: {exc.strerror or exc}"))
@@ -432,6 +431,30 @@ def _print(run: Run, args: argparse.Namespace) -> None:
         print(f"Found {n} {noun}{extra}.", file=sys.stderr)
     elif not run.errors:
         print("All checks passed.", file=sys.stderr)
+
+
+def _write_output(path: str, text: str) -> None:
+    """Write ``-o PATH``, never through a symbolic link: in a checkout someone else made,
+    ``report.txt`` may be a link to a file outside it (``~/.bashrc``). Opened without
+    blocking, so a FIFO planted there is an error, not a hang."""
+    flags = (os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+             | getattr(os, "O_NONBLOCK", 0))
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise OSError(exc.errno, "it is a symbolic link (not followed)") from None
+        raise
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        import stat
+
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISREG(mode):
+            f.truncate()  # only now: a device or FIFO is written to, never truncated
+        elif not stat.S_ISCHR(mode):  # /dev/null and a terminal are fine
+            raise OSError(0, "not a regular file")
+        os.set_blocking(fd, True)
+        f.write(text)
 
 
 def _subcommand(argv: Sequence[str]) -> str | None:
