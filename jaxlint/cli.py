@@ -951,11 +951,19 @@ def _stdin(args: argparse.Namespace, resolver: Resolver, excluder: Excluder, run
         from jaxlint.engine import fix_source
 
         settings = _settings(path, args, config, {})
+        notebook = path.endswith(".ipynb")
         try:
-            result = fix_source(data, path, unsafe_fixes=args.unsafe_fixes, settings=settings)
+            if notebook:  # the buffer is the notebook's JSON: fixed cell by cell, as a file
+                from jaxlint.notebook import fix_notebook
+
+                result = fix_notebook(data, path, args.unsafe_fixes, settings)
+            else:
+                result = fix_source(data, path, unsafe_fixes=args.unsafe_fixes,
+                                    settings=settings)
         except SourceError as exc:
             sys.stdout.buffer.write(data)  # never lose the buffer
-            print(_error_line(path, exc.message, exc.line, exc.col), file=sys.stderr)
+            line = None if notebook else exc.line
+            print(_error_line(path, exc.message, line, exc.col), file=sys.stderr)
             return EXIT_ERROR
         assert isinstance(result.source, bytes)
         try:
