@@ -150,6 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "the timed region, the JAX work still running at the stop and why it is "
                    "JAX work")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    p.add_argument(PRE_COMMIT, action="store_true",
+                   help="as the first argument only, as the pre-commit hooks run: the "
+                   "options end at the first argument that names an existing file or "
+                   "folder, so a staged file named like an option is a file")
     p.add_argument("--version", action="version", version=f"jaxlint {__version__}")
     return p
 
@@ -457,6 +461,48 @@ def _write_output(path: str, text: str) -> None:
         f.write(text)
 
 
+PRE_COMMIT = "--pre-commit"
+
+
+def _hook_argv(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
+    """``argv`` of a pre-commit hook (its entry's and the user's ``args:``, then the staged
+    file names, which all exist) with ``--`` put where the file names start: at the first
+    argument in an option's place (not the value of the option before it) that names an
+    existing path. A staged ``--output-file=victim.py`` is then a file to lint, never an
+    option, and the user's ``args:`` (which come before the file names) stay options."""
+    takes_value = {option: action.nargs != 0 for action in parser._actions
+                   for option in action.option_strings}
+    longs = [o for o in takes_value if o.startswith("--")]
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if os.path.lexists(arg):  # a staged file, even one named ``--``
+            break
+        if arg == "--":
+            i += 1
+            break
+        if not arg.startswith("-") or arg == "-":
+            break
+        out.append(arg)
+        i += 1
+        if arg.startswith("--"):
+            name, eq, _ = arg.partition("=")
+            known = [name] if name in takes_value else [o for o in longs if o.startswith(name)]
+            if not eq and len(known) == 1 and takes_value[known[0]] and i < len(argv):
+                out.append(argv[i])  # its value, whatever it names
+                i += 1
+            continue
+        # -q, -j4, -o PATH, -qo PATH: the first letter that takes a value takes the rest
+        for k in range(1, len(arg)):
+            if takes_value.get("-" + arg[k], False):
+                if k == len(arg) - 1 and i < len(argv):
+                    out.append(argv[i])
+                    i += 1
+                break
+    return [*out, "--", *argv[i:]]
+
+
 def _subcommand(argv: Sequence[str]) -> str | None:
     """The subcommand ``argv`` names, if any. A word that is also an existing path is a path:
     callers such as pre-commit append file names to ``jaxlint``, and a staged script named
@@ -523,6 +569,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if command == "server":
         return _server(argv[1:])
     parser = build_parser()
+    if argv and argv[0] == PRE_COMMIT:
+        argv = [PRE_COMMIT, *_hook_argv(argv[1:], parser)]
+    elif PRE_COMMIT in argv[: argv.index("--") if "--" in argv else len(argv)]:
+        parser.error(f"{PRE_COMMIT} must be the first argument")
     args = parser.parse_args(argv)
     if args.show_fixes and args.format not in TERMINAL_FORMATS and not args.statistics:
         parser.error(f"--show-fixes shows fixes in --format text, concise or full, not "
