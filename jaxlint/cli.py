@@ -592,7 +592,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
                             warn=lambda line: print(line, file=sys.stderr), known=list(CODES))
         resolver.for_folder(".")  # a broken configuration here is reported, files or not
         excluder = Excluder(resolver.for_folder, args.exclude, args.extend_exclude,
-                            False if args.no_respect_gitignore else None)
+                            False if args.no_respect_gitignore else None, warn=resolver.warn)
         if args.stdin_filename is not None or args.paths == ["-"]:
             return _stdin(args, resolver, excluder, run)
         configs: dict[str, Config] = {}  # by the folder as named: its files share one

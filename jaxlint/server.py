@@ -99,7 +99,7 @@ def _scope(path: str, modules: dict[str, dict[str, object]]) -> _Scope:
     try:
         config: Config = resolver.for_file(path)
         # As the flake8 plugin does (--force-exclude): the editor names the file.
-        excluded = Excluder(resolver.for_folder).excluded(path, False)
+        excluded = Excluder(resolver.for_folder, warn=resolver.warn).excluded(path, False)
     except ConfigError as exc:
         return _Scope(None, f"configuration error: {exc}", tuple(warnings))
     if excluded or path.endswith(".ipynb"):

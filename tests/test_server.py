@@ -352,3 +352,30 @@ def test_server_cli_and_flake8_agree_on_a_configured_project(client: Client,
                     for d in client.diagnostics(uri)]
     assert sorted(got) == expected
     assert client.stop() == 0
+
+
+def test_an_ignore_line_or_a_deep_path_never_costs_the_diagnostics(client: Client,
+                                                                   tmp_path: Path) -> None:
+    # Issue 26: a .gitignore line with many stars hung the server's ignore check (pathspec's
+    # regular expressions backtracked), and a file 1,100 folders deep got no diagnostics (the
+    # ignore lookup recursed once a folder).
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("*a" * 40 + "*b\n")
+    long = tmp_path / ("a" * 200 + ".py")
+    folder = tmp_path
+    for _ in range(1_100):
+        folder = folder / "d"
+        folder.mkdir()
+    deep = folder / "bench.py"
+    try:
+        client.start(tmp_path)
+        for path in (long, deep):
+            path.write_text(MISTAKE)
+            uri = client.open(path, MISTAKE)
+            assert [d["code"] for d in client.diagnostics(uri)] == ["JAX101"], path.name
+        assert client.stop() == 0
+    finally:
+        deep.unlink(missing_ok=True)
+        while folder != tmp_path:  # bottom up: shutil.rmtree recurses once a level
+            folder.rmdir()
+            folder = folder.parent
