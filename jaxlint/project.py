@@ -15,7 +15,6 @@ The flake8 plugin sees one file at a time and goes without.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
@@ -100,14 +99,6 @@ def package_files(folder: str) -> list[str]:
             elif entry.name.endswith(".py"):
                 found.append(entry.path)
     return found[:MAX_CALLERS]
-
-
-def _reexport(data: bytes, name: str) -> str | None:
-    """The submodule a package's ``__init__`` imports ``name`` from (``from .sub import
-    name``, also in a parenthesised list), if any."""
-    found = re.search(rb"from[ \t]+\.([\w.]+)[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)\b"
-                      + re.escape(name.encode()) + rb"\b", data)
-    return found.group(1).decode() if found else None
 
 
 def _from_imports(path: str, module: str) -> dict[str, str]:
@@ -238,7 +229,8 @@ class ProjectIndex(Mapping[str, "Value"]):
         a ``bench_utils`` module that never names jax): the arguments of each call, as
         the callers' analyses see them. Callers are looked for in the helper's package
         (at most ``MAX_CALLERS`` files that spell the module's and a helper's name); each
-        is analysed once per run and recorded as a dependency of the helper's result."""
+        is analysed once per run; every file of the package is a dependency of the helper's
+        result (its content, and the package's list of files)."""
         from jaxlint.engine import SourceError, calls_in
 
         names = module_names(path)
@@ -248,13 +240,15 @@ class ProjectIndex(Mapping[str, "Value"]):
         stem = os.path.splitext(os.path.basename(path))[0].encode()
         out: dict[str, list[list[tuple[str | None, str, Value]]]] = {}
         for caller in self._package_files(path):
+            # Every file looked at is a dependency, callers or not: an existing file that
+            # starts calling the helper with JAX work changes the helper's findings.
+            self._sink().used.add(os.path.abspath(caller))
             try:
                 data = read(caller)
             except OSError:
                 continue
             if stem not in data or not any(h.encode() in data for h in helpers):
                 continue
-            self._sink().used.add(os.path.abspath(caller))
             caller_names = module_names(caller)
             try:
                 found = calls_in(data, set(wanted), self, caller_names[0] if caller_names
@@ -306,10 +300,13 @@ class ProjectIndex(Mapping[str, "Value"]):
                     return True
                 if found and depth < 4:
                     # a package's ``__init__`` naming what a submodule defines
-                    # (``from .partitioner import PjitPartitioner``)
-                    sub = _reexport(found, parts[i])
-                    if sub is not None:
-                        return self._computes_of(f"{module}.{sub}.{parts[i]}", depth + 1)
+                    # (``from .partitioner import PjitPartitioner``): read once per module
+                    # with CPython's parser (a regular expression over the text was
+                    # quadratic on an unclosed ``from .m import (`` and ran for every call)
+                    origin = self._imported_from(module, parts[i])
+                    if origin is not None and origin.startswith(module + ".") \
+                            and origin != f"{module}.{parts[i]}":
+                        return self._computes_of(origin, depth + 1)
                 return False
         return False
 
