@@ -74,14 +74,6 @@ def parse(source: Source) -> cst.Module:
         raise SourceError(f"cannot decode: {encoding_problem(source, exc)}") from None
 
 
-def _flow(module: cst.Module, settings: Settings, code: str | None = None
-          ) -> tuple[FlowAnalysis, Positions]:
-    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, code)
-    flow.run()
-    # placed when asked, the statements where timing happened first
-    return flow, Positions(module, code, flow.tops, flow.cpython_tree)
-
-
 def _analyse(
     source: Source, path: str, settings: Settings
 ) -> tuple[cst.Module | None, list[tuple[Finding, FixPlan | None]]]:
@@ -149,7 +141,10 @@ def calls_in(source: bytes, wanted: set[str], index: object, module_name: str | 
             flow = FlowAnalysis(module, extras, index, module_name,  # type: ignore[arg-type]
                                 text)
             flow.capture = {q: [] for q in wanted}
-            flow.run()
+            try:
+                flow.run()
+            finally:
+                _charge(PARSE_STEPS_PER_BYTE * len(source) + flow.steps)
             return {q: calls for q, calls in flow.capture.items() if calls}
 
 
@@ -171,9 +166,18 @@ def _follow_callers(flow: FlowAnalysis, path: str, settings: Settings) -> None:
 
 def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings: Settings
             ) -> list[tuple[Finding, FixPlan | None]]:
+    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text)
+    with charging(flow):
+        flow.run()
+        _follow_callers(flow, path, settings)
+        return _reports(module, text, flow, noqa, path, settings)
+
+
+def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex, path: str,
+             settings: Settings) -> list[tuple[Finding, FixPlan | None]]:
     select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
-    flow, positions = _flow(module, settings, text)
-    _follow_callers(flow, path, settings)
+    # placed when asked, the statements where timing happened first
+    positions = Positions(module, text, flow.tops, flow.cpython_tree)
     ctx = FileContext(module, flow, positions)
     out: list[tuple[Finding, FixPlan | None]] = []
     seen: set[tuple[str, int, int]] = set()
@@ -225,8 +229,43 @@ def lint_source(
 # least one): a process that kept every module it met held them all until the run ended.
 # A module whose analysis was dropped keeps its answers, and is analysed again from the
 # same source if asked for another name.
+#
+# A file that asks, in turn, for names of more modules than that keeps making their
+# analyses again (four modules of 96 kB and 160 calls: 183 s). So once one analysis had to
+# be made again, four times as much is kept (some 64 MB at most), and each analysis made
+# again, with the work of every name worked out, is charged to the step budget of the file
+# being linted (see ``charging``): a file can make the index work without end no more than
+# it can make its own analysis do so.
 LIVE_SOURCE = 200_000
+AGAIN_SOURCE_FACTOR = 4  # how much more is kept once an analysis had to be made again
+PARSE_STEPS_PER_BYTE = 2  # parsing and running a module, in analysis steps (~1 s / 100 kB)
 _live: OrderedDict[int, weakref.ref[Exports]] = OrderedDict()  # by id(), the last used last
+_again = [False]  # whether some analysis was made again in this process
+_charged: list[FlowAnalysis] = []  # the analysis of the file being linted, innermost last
+
+
+@contextmanager
+def charging(flow: FlowAnalysis) -> Iterator[None]:
+    """While ``flow`` (a linted file's analysis) runs and is reported, the project index's
+    work on its behalf counts against its step budget."""
+    _charged.append(flow)
+    try:
+        yield
+    finally:
+        _charged.pop()
+
+
+def _charge(steps: int) -> None:
+    """Count ``steps`` of index work against the linted file's budget; past it, the file
+    is too complex to analyse (raised here, or at its analysis' next step if something on
+    the way takes the exception for the module's own)."""
+    if not _charged or steps <= 0:
+        return
+    flow = _charged[-1]
+    flow.steps += steps
+    if flow.steps > flow.max_steps:
+        raise TooComplex(f"more than {flow.max_steps:,} analysis steps, with the project "
+                         "modules it uses")
 
 
 def _keep(exports: Exports) -> None:
@@ -235,8 +274,9 @@ def _keep(exports: Exports) -> None:
     _live[id(exports)] = exports.ref
     kept = [e for e in (r() for r in _live.values()) if e is not None]
     total = sum(e.size for e in kept)
+    limit = LIVE_SOURCE * (AGAIN_SOURCE_FACTOR if _again[0] else 1)
     for old in kept[:-1]:
-        if total <= LIVE_SOURCE:
+        if total <= limit:
             break
         total -= old.size
         old.drop()
@@ -275,18 +315,26 @@ class Exports(Mapping[str, Value]):
             return default
         else:
             self._busy = True
+            cost = 0
             try:
                 with _one_file(), _analysis_limits():
                     flow = self._flow
-                    if flow is None:
+                    if flow is None:  # dropped: made again, at the linted file's expense
+                        _again[0] = True
                         flow = self._flow = self._analyse()
+                        cost += PARSE_STEPS_PER_BYTE * self.size + flow.steps
                     _keep(self)
-                    value = flow.export(name)
+                    before = flow.steps
+                    try:
+                        value = flow.export(name)
+                    finally:
+                        cost += flow.steps - before
             except SourceError:
                 value = None  # reported when the module itself is linted
             finally:
                 self._busy = False
             self._done[name] = value
+            _charge(cost)
         return default if value is None else value
 
     def __getitem__(self, name: str) -> Value:
