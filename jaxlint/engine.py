@@ -11,6 +11,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -18,6 +19,9 @@ from jaxlint.analysis.flow import FlowAnalysis, TooComplex
 from jaxlint.analysis.names import NO_EXTRAS
 from jaxlint.analysis.plans import FixPlan
 from jaxlint.analysis.values import Value
+
+if TYPE_CHECKING:
+    from jaxlint.bindings import Bindings
 from jaxlint.errors import SourceError, check_nesting, encoding_problem
 from jaxlint.finding import Finding
 from jaxlint.noqa import NoqaIndex, file_is_skipped
@@ -180,6 +184,7 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
     positions = Positions(module, text, flow.tops, flow.cpython_tree)
     ctx = FileContext(module, flow, positions)
     out: list[tuple[Finding, FixPlan | None]] = []
+    bindings: Bindings | None = None
     seen: set[tuple[str, int, int]] = set()
     for code, rule in RULES.items():
         if not enabled(code, select, ignore):
@@ -196,12 +201,44 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
             lines = sorted(positions[n][0] for n in report.region if n in positions)
             region = (lines[0], lines[-1]) if lines else None
             plan = report.plan
+            if plan is not None:
+                if bindings is None:
+                    from jaxlint.bindings import Bindings
+
+                    bindings = Bindings(module)
+                if not names_bound(plan, bindings):
+                    plan = None  # the finding stays, without a fix that could not run
             finding = Finding(code, report.message, line, col, plan is not None, region, path,
                               unsafe=plan is not None and plan.unsafe,
                               explanation=report.explanation)
             out.append((finding, plan))
     out.sort(key=lambda fp: fp[0].sort_key())
     return out
+
+
+def names_bound(plan: FixPlan, bindings: Bindings) -> bool:
+    """Whether every name the plan's inserted code reads is bound on every path to where it
+    runs (``jax`` aside: the fixer imports it where it is missing). A fix that would raise
+    NameError or UnboundLocalError, on a path where a loop runs zero times, after an
+    ``except ... as e`` handler, is not offered."""
+    from jaxlint.analysis.plans import InsertBind, InsertSync
+    from jaxlint.bindings import free_names
+
+    for edit in plan.edits:
+        if not isinstance(edit, InsertSync):
+            continue  # wraps and replacements only re-read what the code read there
+        names: set[str] = set()
+        for code in (*edit.exprs, *((edit.code,) if isinstance(edit, InsertBind) else ())):
+            found = free_names(code)
+            if found is None:
+                return False
+            names |= found
+        if isinstance(edit, InsertBind):
+            names.discard(edit.name)  # bound by the fix itself, right there
+        names.discard("jax")
+        if not bindings.bound(edit.before, names, edit.at_end):
+            return False
+    return True
 
 
 def lint_source(
