@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from jaxlint.analysis.names import NO_EXTRAS, Extras
+from jaxlint.config import is_project_root
 from jaxlint.files import read
 
 if TYPE_CHECKING:
@@ -38,8 +39,8 @@ def module_names(path: str) -> list[str]:
     while os.path.isfile(os.path.join(folder, "__init__.py")):
         parts.insert(0, os.path.basename(folder))
         parent = os.path.dirname(folder)
-        if parent == folder:
-            break
+        if parent == folder or is_project_root(folder):
+            break  # (a checkout's root with an __init__.py: nothing above it is read)
         folder = parent
     names = [".".join(parts)] if parts else []
     if stem != "__init__" and stem not in names:
@@ -58,6 +59,8 @@ def import_roots(path: str, tops: dict[str, str] | None = None) -> list[str]:
     top = here
     while top not in tops and os.path.isfile(os.path.join(top, "__init__.py")):
         chain.append(top)
+        if is_project_root(top) or os.path.dirname(top) == top:
+            break  # the folder above a checkout is not the project's
         top = os.path.dirname(top)
     top = tops.get(top, top)
     for folder in chain:
@@ -265,7 +268,8 @@ class ProjectIndex(Mapping[str, "Value"]):
         from jaxlint.cache import PACKAGE_FILES
 
         folder = os.path.dirname(os.path.abspath(path))
-        while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")):
+        while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")) \
+                and not is_project_root(folder) and os.path.dirname(folder) != folder:
             folder = os.path.dirname(folder)
         self._sink().used.add(folder + PACKAGE_FILES)
         return [f for f in package_files(folder) if f != os.path.abspath(path)]

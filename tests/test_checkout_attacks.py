@@ -214,3 +214,30 @@ def test_an_existing_file_that_starts_calling_a_helper_makes_its_result_stale(
     again = run(*args, cwd=tmp_path)
     assert [line.split(" ")[0] for line in again.stdout.splitlines()] == [
         "benchkit/bench_utils.py:12:14:", "benchkit/bench_utils.py:20:17:"], again.stdout
+
+
+def test_the_index_reads_nothing_above_a_checkout_whose_root_is_a_package(
+        tmp_path: Path) -> None:
+    # Issue 26 (low): a checkout whose root holds an __init__.py made the project index take
+    # the folder above it for the project's, and read modules there (here: ops.py, whose
+    # step() would make bench.py's region JAX work).
+    import subprocess as sp
+
+    outer = tmp_path / "outer"
+    checkout = outer / "checkout"
+    checkout.mkdir(parents=True)
+    (outer / "ops.py").write_text(
+        "import jax\n\n\n@jax.jit\ndef step(x):\n    return x * 2\n")
+    sp.run(["git", "init", "-q", str(checkout)], check=True)
+    (checkout / "__init__.py").write_text("")
+    (checkout / "bench.py").write_text(
+        "import time\n\nimport jax.numpy as jnp\nfrom ops import step\n\n"
+        "x = jnp.ones(3)\nt0 = time.perf_counter()\ny = step(x)\n"
+        "print(time.perf_counter() - t0)\n")
+    result = jaxlint("--no-cache", "bench.py", cwd=checkout)
+    assert result.returncode == 0, result.stdout + result.stderr
+    # the same tree without the checkout's marker: the folder above is the package's parent
+    # and its module is used, as Python would import it
+    (checkout / ".git").rename(checkout / "not-git")
+    result = jaxlint("--no-cache", "bench.py", cwd=checkout)
+    assert result.returncode == 1 and "JAX101" in result.stdout, result.stderr
