@@ -19,15 +19,15 @@ from jaxlint.analysis.flow import FlowAnalysis, TooComplex
 from jaxlint.analysis.names import NO_EXTRAS
 from jaxlint.analysis.plans import FixPlan
 from jaxlint.analysis.values import Value
-
-if TYPE_CHECKING:
-    from jaxlint.bindings import Bindings
 from jaxlint.errors import SourceError, check_nesting, encoding_problem
 from jaxlint.finding import Finding
 from jaxlint.noqa import NoqaIndex, file_is_skipped
 from jaxlint.positions import Positions
 from jaxlint.rules import RULES, FileContext
 from jaxlint.settings import Settings, might_matter
+
+if TYPE_CHECKING:
+    from jaxlint.bindings import Bindings
 
 Source = str | bytes
 

@@ -16,8 +16,9 @@ dependency here, so the patterns are compiled here, following git's own reading 
   ranges, ``[:alpha:]`` classes); ``**`` between slashes matches any number of folders, a
   trailing ``/**`` everything inside; any other ``**`` is ``*``;
 - what git never matches is never matched, and never raises: an unclosed ``[``, a trailing
-  ``\\``, an unknown ``[:class:]``, a lone ``!`` or ``/``; a range such as ``[z-a]`` matches
-  no character (Python's ``re`` refuses it);
+  ``\\``, an unknown ``[:class:]``, a lone ``!`` or ``/``; a reversed range such as
+  ``[z-a]`` matches only the character before the ``-``, as in git (Python's ``re``
+  refuses it);
 - an entry inside an ignored folder is ignored (git does not look inside it), whatever a
   later ``!`` says; otherwise the last pattern that matches decides.
 

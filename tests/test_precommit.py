@@ -274,3 +274,18 @@ def test_staged_files_named_like_options_are_linted(project: Path, home: Path,
             for name in OPTION_NAMES:
                 assert "jax.block_until_ready(y)" in (project / name).read_text(), name
         assert (project / "victim.py").read_text() == CLEAN
+
+
+def test_a_tracked_file_that_gitignore_lists_is_checked_by_the_hook(project: Path,
+                                                                    home: Path) -> None:
+    # Issue 26, item 7: with --force-exclude the hook skipped a staged file .gitignore lists
+    # (added with git add -f); git does not ignore what it tracks, and neither does jaxlint.
+    (project / ".gitignore").write_text("*_gen.py\n")
+    (project / "kept_gen.py").write_text(MISTAKE)
+    env = _env(home)
+    _git("add", ".gitignore", cwd=project, env=env)
+    _git("add", "-f", "kept_gen.py", cwd=project, env=env)
+    result = pre_commit(project, home, "run", "jaxlint", "--all-files")
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert re.search(r"^kept_gen\.py:8:\d+: JAX101 ", out, re.M), out
