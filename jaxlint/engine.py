@@ -269,12 +269,12 @@ def lint_source(
 #
 # A file that asks, in turn, for names of more modules than that keeps making their
 # analyses again (four modules of 96 kB and 160 calls: 183 s). So once one analysis had to
-# be made again, four times as much is kept (some 64 MB at most), and each analysis made
-# again, with the work of every name worked out, is charged to the step budget of the file
-# being linted (see ``charging``): a file can make the index work without end no more than
-# it can make its own analysis do so.
+# be made again, twice as much is kept until that file is done (some 16 MB more), and each
+# analysis made again, with the work of every name worked out, is charged to the step budget
+# of the file being linted (see ``charging``): a file can make the index work without end no
+# more than it can make its own analysis do so.
 LIVE_SOURCE = 200_000
-AGAIN_SOURCE_FACTOR = 4  # how much more is kept once an analysis had to be made again
+AGAIN_SOURCE_FACTOR = 2  # how much more is kept once an analysis had to be made again
 PARSE_STEPS_PER_BYTE = 2  # parsing and running a module, in analysis steps (~1 s / 100 kB)
 _live: OrderedDict[int, weakref.ref[Exports]] = OrderedDict()  # by id(), the last used last
 _again = [False]  # whether some analysis was made again in this process
@@ -290,6 +290,10 @@ def charging(flow: FlowAnalysis) -> Iterator[None]:
         yield
     finally:
         _charged.pop()
+        if not _charged and _again[0]:
+            # the next file starts with the usual room: what was kept for this one goes
+            _again[0] = False
+            _trim()
 
 
 def _charge(steps: int) -> None:
@@ -309,6 +313,11 @@ def _keep(exports: Exports) -> None:
     """``exports`` was just used: its analysis is the last one dropped."""
     _live.pop(id(exports), None)
     _live[id(exports)] = exports.ref
+    _trim()
+
+
+def _trim() -> None:
+    """Drop the analyses used longest ago past the room there is now."""
     kept = [e for e in (r() for r in _live.values()) if e is not None]
     total = sum(e.size for e in kept)
     limit = LIVE_SOURCE * (AGAIN_SOURCE_FACTOR if _again[0] else 1)
