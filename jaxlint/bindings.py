@@ -26,7 +26,7 @@ builtin.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -34,6 +34,8 @@ import libcst as cst
 State = frozenset[str] | None  # None: no path reaches here (any name is "bound")
 BUILTINS = frozenset(dir(builtins))
 _SCOPES = (cst.FunctionDef, cst.ClassDef)
+_PARTS = (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite, cst.Else,
+          cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.MatchCase, cst.If)
 
 
 def _join(*states: State) -> State:
@@ -43,14 +45,6 @@ def _join(*states: State) -> State:
             continue
         out = s if out is None else out & s
     return out
-
-
-def _add(state: State, names: Iterable[str]) -> State:
-    return None if state is None else state | frozenset(names)
-
-
-def _remove(state: State, names: Iterable[str]) -> State:
-    return None if state is None else state - frozenset(names)
 
 
 def target_names(node: cst.CSTNode) -> set[str]:
@@ -239,12 +233,37 @@ class _Scope:
     """The states of one scope's statements: ``before[node]`` on entry to each statement
     (small ones too), ``end[block]`` at the end of each indented block."""
 
-    def __init__(self, body: Sequence[cst.CSTNode], entry: frozenset[str]) -> None:
+    def __init__(self, body: Sequence[cst.CSTNode], entry: frozenset[str],
+                 relevant: frozenset[str] | None = None, walrus: bool = True) -> None:
+        # Only the names asked about are tracked: a module of 100,000 assignments would
+        # otherwise copy a set of 100,000 names at each of them.
+        self.relevant = relevant
+        # (a walk of every expression for ``:=`` costs more than the rest: skipped when
+        # the module's text has none)
+        self._walrus: Callable[[cst.CSTNode | None], set[str]] = \
+            _walrus if walrus else (lambda node: set())
         self.before: dict[cst.CSTNode, State] = {}
         self.end: dict[cst.CSTNode, State] = {}
         self._loops: list[_Loop] = []
         self._record = True
-        self.exit = self._block(body, entry)
+        self.exit = self._block(body, self._kept(entry))
+
+    def _kept(self, names: Iterable[str]) -> frozenset[str]:
+        relevant = self.relevant
+        return frozenset(names) if relevant is None else frozenset(
+            n for n in names if n in relevant)
+
+    def _add(self, state: State, names: Iterable[str]) -> State:
+        if state is None:
+            return None
+        new = self._kept(names) - state
+        return state | new if new else state
+
+    def _remove(self, state: State, names: Iterable[str]) -> State:
+        if state is None:
+            return None
+        gone = self._kept(names) & state
+        return state - gone if gone else state
 
     def _note(self, node: cst.CSTNode, state: State) -> None:
         if self._record:
@@ -268,20 +287,20 @@ class _Scope:
     def _small(self, small: cst.BaseSmallStatement, state: State) -> State:
         self._note(small, state)
         if isinstance(small, cst.Assign):
-            state = _add(state, _walrus(small.value))
+            state = self._add(state, self._walrus(small.value))
             for t in small.targets:
-                state = _add(state, target_names(t.target))
+                state = self._add(state, target_names(t.target))
             return state
         if isinstance(small, cst.AnnAssign):
             if small.value is None:
                 return state
-            return _add(_add(state, _walrus(small.value)), target_names(small.target))
+            return self._add(state, self._walrus(small.value) | target_names(small.target))
         if isinstance(small, cst.AugAssign):
-            return _add(_add(state, _walrus(small.value)), target_names(small.target))
+            return self._add(state, self._walrus(small.value) | target_names(small.target))
         if isinstance(small, (cst.Import, cst.ImportFrom)):
-            return _add(state, _import_names(small))
+            return self._add(state, _import_names(small))
         if isinstance(small, cst.Del):
-            return _remove(state, target_names(small.target))
+            return self._remove(state, target_names(small.target))
         if isinstance(small, (cst.Return, cst.Raise)):
             return None
         if isinstance(small, cst.Break):
@@ -293,7 +312,7 @@ class _Scope:
                 self._loops[-1].continues.append(state)
             return None
         if isinstance(small, cst.Expr):
-            return _add(state, _walrus(small.value))
+            return self._add(state, self._walrus(small.value))
         return state
 
     def _stmt(self, stmt: cst.CSTNode, state: State) -> State:
@@ -304,10 +323,10 @@ class _Scope:
             return state
         if isinstance(stmt, _SCOPES):
             for d in stmt.decorators:
-                state = _add(state, _walrus(d.decorator))
-            return _add(state, {stmt.name.value})
+                state = self._add(state, self._walrus(d.decorator))
+            return self._add(state, {stmt.name.value})
         if isinstance(stmt, cst.If):
-            state = _add(state, _walrus(stmt.test))
+            state = self._add(state, self._walrus(stmt.test))
             then = self._suite(stmt.body, state)
             other = state
             if isinstance(stmt.orelse, cst.If):
@@ -316,25 +335,25 @@ class _Scope:
                 other = self._suite(stmt.orelse.body, state)
             return _join(then, other)
         if isinstance(stmt, cst.For):
-            return self._for(stmt, _add(state, _walrus(stmt.iter)))
+            return self._for(stmt, self._add(state, self._walrus(stmt.iter)))
         if isinstance(stmt, cst.While):
             return self._while(stmt, state)
         if isinstance(stmt, (cst.Try, cst.TryStar)):
             return self._try(stmt, state)
         if isinstance(stmt, cst.With):
             for item in stmt.items:
-                state = _add(state, _walrus(item.item))
+                state = self._add(state, self._walrus(item.item))
                 if item.asname is not None:
-                    state = _add(state, target_names(item.asname.name))
+                    state = self._add(state, target_names(item.asname.name))
             return self._suite(stmt.body, state)
         if isinstance(stmt, cst.Match):
-            state = _add(state, _walrus(stmt.subject))
+            state = self._add(state, self._walrus(stmt.subject))
             ends: list[State] = []
             exhaustive = False
             for case in stmt.cases:
-                inner = _add(state, _pattern_names(case.pattern))
+                inner = self._add(state, _pattern_names(case.pattern))
                 if case.guard is not None:
-                    inner = _add(inner, _walrus(case.guard))
+                    inner = self._add(inner, self._walrus(case.guard))
                 elif isinstance(case.pattern, cst.MatchAs) and case.pattern.pattern is None:
                     exhaustive = True  # ``case _`` or ``case x``
                 ends.append(self._suite(case.body, inner))
@@ -350,7 +369,7 @@ class _Scope:
             loop = _Loop()
             self._loops.append(loop)
             try:
-                end = self._suite(body, _add(entry, targets))
+                end = self._suite(body, self._add(entry, targets))
             finally:
                 self._loops.pop()
             again = _join(head, end, *loop.continues)
@@ -368,7 +387,7 @@ class _Scope:
         return _join(done, *loop.breaks)
 
     def _while(self, stmt: cst.While, state: State) -> State:
-        state = _add(state, _walrus(stmt.test))
+        state = self._add(state, self._walrus(stmt.test))
         rounds, loop = self._loop(stmt.body, state, set())
         done: State = None if _always_true(stmt.test) else _join(state, rounds)
         if stmt.orelse is not None and done is not None:
@@ -378,15 +397,15 @@ class _Scope:
     def _try(self, stmt: cst.Try | cst.TryStar, state: State) -> State:
         body_end = self._suite(stmt.body, state)
         # an exception may come before any statement of the body has bound anything
-        raised = _remove(state, _deleted(stmt.body))
+        raised = self._remove(state, _deleted(stmt.body))
         ends = []
         for handler in stmt.handlers:
             inner = raised
             if handler.name is not None:
-                inner = _add(inner, target_names(handler.name.name))
+                inner = self._add(inner, target_names(handler.name.name))
             out = self._suite(handler.body, inner)
             if handler.name is not None:  # Python deletes it when the handler ends
-                out = _remove(out, target_names(handler.name.name))
+                out = self._remove(out, target_names(handler.name.name))
             ends.append(out)
         done = body_end
         if stmt.orelse is not None:
@@ -419,24 +438,35 @@ class Bindings:
     statement ``node`` (a statement, a small statement, or with ``at_end`` the end of an
     indented block), where the code there would look it up."""
 
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, relevant: Iterable[str] | None = None,
+                 walrus: bool = True) -> None:
+        """``relevant``: the only names that will be asked about (None: any); ``walrus``:
+        whether the module may hold ``:=`` (its text says so)."""
         self.module = module
+        self.relevant = None if relevant is None else frozenset(relevant)
+        self.walrus = walrus
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._scopes: dict[cst.CSTNode, _Scope] = {}
         self._locals: dict[cst.CSTNode, _Locals] = {}
         self._index(module)
 
     def _index(self, root: cst.CSTNode) -> None:
-        """Parents of the statements, blocks and scopes (not of expressions)."""
+        """Parents of the statements, blocks and scopes (not of expressions, which are not
+        even visited: a module may hold 100,000 statements)."""
+        parents = self._parents
         todo: list[cst.CSTNode] = [root]
         while todo:
             node = todo.pop()
-            for child in node.children:
-                if isinstance(child, (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite,
-                                      cst.Else, cst.ExceptHandler, cst.ExceptStarHandler,
-                                      cst.Finally, cst.MatchCase, cst.If)):
-                    self._parents[child] = node
-                    todo.append(child)
+            if isinstance(node, (cst.Module, cst.SimpleStatementLine, cst.IndentedBlock,
+                                 cst.SimpleStatementSuite)):
+                children: Sequence[cst.CSTNode] = node.body
+            elif isinstance(node, cst.BaseSmallStatement):
+                continue
+            else:  # a compound statement or one of its parts: few, and small to list
+                children = [c for c in node.children if isinstance(c, _PARTS)]
+            for child in children:
+                parents[child] = node
+                todo.append(child)
 
     def scope_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The function, class or module whose code ``node`` is."""
@@ -449,12 +479,12 @@ class Bindings:
         found = self._scopes.get(scope)
         if found is None:
             if isinstance(scope, cst.Module):
-                found = _Scope(scope.body, frozenset())
+                found = _Scope(scope.body, frozenset(), self.relevant, self.walrus)
             else:
                 assert isinstance(scope, _SCOPES)
                 entry = frozenset(_params(scope)) if isinstance(scope, cst.FunctionDef) \
                     else frozenset()
-                found = _Scope(scope.body.body, entry)
+                found = _Scope(scope.body.body, entry, self.relevant, self.walrus)
             self._scopes[scope] = found
         return found
 
@@ -478,6 +508,8 @@ class Bindings:
         return self._scope(self.module).exit
 
     def bound(self, node: cst.CSTNode, names: Iterable[str], at_end: bool = False) -> bool:
+        names = list(names)
+        assert self.relevant is None or self.relevant.issuperset(names), names
         scope_node = self.scope_of(node)
         state = self._state(self._scope(scope_node), node, at_end)
         return all(self._bound_in(scope_node, state, name) for name in names)

@@ -11,7 +11,6 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -25,9 +24,6 @@ from jaxlint.noqa import NoqaIndex, file_is_skipped
 from jaxlint.positions import Positions
 from jaxlint.rules import RULES, FileContext
 from jaxlint.settings import Settings, might_matter
-
-if TYPE_CHECKING:
-    from jaxlint.bindings import Bindings
 
 Source = str | bytes
 
@@ -183,8 +179,8 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
     # placed when asked, the statements where timing happened first
     positions = Positions(module, text, flow.tops, flow.cpython_tree)
     ctx = FileContext(module, flow, positions)
-    out: list[tuple[Finding, FixPlan | None]] = []
-    bindings: Bindings | None = None
+    found: list[tuple[str, str, int, int, tuple[int, int] | None, FixPlan | None,
+                      str | None]] = []
     seen: set[tuple[str, int, int]] = set()
     for code, rule in RULES.items():
         if not enabled(code, select, ignore):
@@ -200,45 +196,55 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
             seen.add((code, line, col))
             lines = sorted(positions[n][0] for n in report.region if n in positions)
             region = (lines[0], lines[-1]) if lines else None
-            plan = report.plan
-            if plan is not None:
-                if bindings is None:
-                    from jaxlint.bindings import Bindings
+            found.append((code, report.message, line, col, region, report.plan,
+                          report.explanation))
+    # The names the fixes read, each asked whether it is bound on every path to its fix
+    # (one walk of the module for all of them, tracking those names only).
+    uses = {id(plan): plan_names(plan) for *_, plan, _ in found if plan is not None}
+    bindings = None
+    if uses:
+        from jaxlint.bindings import Bindings
 
-                    bindings = Bindings(module)
-                if not names_bound(plan, bindings):
-                    plan = None  # the finding stays, without a fix that could not run
-            finding = Finding(code, report.message, line, col, plan is not None, region, path,
-                              unsafe=plan is not None and plan.unsafe,
-                              explanation=report.explanation)
-            out.append((finding, plan))
+        relevant = {n for use in uses.values() if use is not None for _, _, names in use
+                    for n in names}
+        bindings = Bindings(module, relevant, walrus=":=" in text)
+    out: list[tuple[Finding, FixPlan | None]] = []
+    for code, message, line, col, region, plan, explanation in found:
+        if plan is not None:
+            use = uses[id(plan)]
+            assert bindings is not None
+            if use is None or not all(bindings.bound(node, names, at_end)
+                                      for node, at_end, names in use):
+                plan = None  # the finding stays, without a fix that could not run
+        finding = Finding(code, message, line, col, plan is not None, region, path,
+                          unsafe=plan is not None and plan.unsafe, explanation=explanation)
+        out.append((finding, plan))
     out.sort(key=lambda fp: fp[0].sort_key())
     return out
 
 
-def names_bound(plan: FixPlan, bindings: Bindings) -> bool:
-    """Whether every name the plan's inserted code reads is bound on every path to where it
-    runs (``jax`` aside: the fixer imports it where it is missing). A fix that would raise
-    NameError or UnboundLocalError, on a path where a loop runs zero times, after an
-    ``except ... as e`` handler, is not offered."""
+def plan_names(plan: FixPlan) -> list[tuple[cst.CSTNode, bool, set[str]]] | None:
+    """Where the plan's inserted code runs (a statement, or the end of a block) and the
+    names it reads there, ``jax`` aside (the fixer imports it where it is missing); None
+    when that cannot be told. Wraps and replacements only re-read what the code read."""
     from jaxlint.analysis.plans import InsertBind, InsertSync
     from jaxlint.bindings import free_names
 
+    out = []
     for edit in plan.edits:
         if not isinstance(edit, InsertSync):
-            continue  # wraps and replacements only re-read what the code read there
+            continue
         names: set[str] = set()
         for code in (*edit.exprs, *((edit.code,) if isinstance(edit, InsertBind) else ())):
             found = free_names(code)
             if found is None:
-                return False
+                return None
             names |= found
         if isinstance(edit, InsertBind):
             names.discard(edit.name)  # bound by the fix itself, right there
         names.discard("jax")
-        if not bindings.bound(edit.before, names, edit.at_end):
-            return False
-    return True
+        out.append((edit.before, edit.at_end, names))
+    return out
 
 
 def lint_source(

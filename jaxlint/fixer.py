@@ -370,7 +370,8 @@ def _import_index(module: cst.Module, plans: Sequence[FixPlan], bindings: Bindin
     first_jax = next((i for i, stmt in enumerate(body)
                       if any(_imports_from_jax(s) or _imports_jax_small(s)
                              for s in walk_statements([stmt]))), None)
-    uses = [body.index(top) for node, _ in _edit_nodes(plans)
+    position = {id(stmt): i for i, stmt in enumerate(body)}
+    uses = [position[id(top)] for node, _ in _edit_nodes(plans)
             if (top := bindings.top_level(node)) is not None and bindings.runs_at_import(node)]
     candidates = [i for i in (first_jax, min(uses, default=None)) if i is not None]
     if candidates:
@@ -436,7 +437,7 @@ def apply_plans(module: cst.Module, plans: Sequence[FixPlan]) -> cst.Module:
         plans = [p for p in plans if not any(isinstance(e, ReplaceExpr) for e in p.edits)]
         if not plans:
             return module
-    bindings = Bindings(module)
+    bindings = Bindings(module, (jax,), walrus=False)  # (``jax := ...`` is not ours)
     applier = _Applier(plans, jax)
     fixed = module.visit(applier)
     guard = _jax_guard(fixed)  # the same statement, as the transformer returned it
