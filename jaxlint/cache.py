@@ -19,6 +19,16 @@ with ``O_NOFOLLOW``, and ``CACHEDIR.TAG`` and ``.gitignore`` are created with ``
 temporary file and renamed, so concurrent runs never see half an entry; a corrupt or
 unreadable entry is a miss.
 
+A checkout can commit a ``.jaxlint_cache`` of its own, with entries whose findings are
+blanked, under keys anyone could compute from the file's bytes and path and jaxlint's
+version. So every key and signature is a keyed hash (HMAC-SHA256) with a secret of this
+user on this machine, made once and kept outside any checkout (``$XDG_CACHE_HOME/jaxlint/
+key``, else ``~/.cache/jaxlint/key``, mode 0600, refused if it is a link or not the
+user's): an entry nobody on this machine wrote never matches. What is read is bounded: an
+entry is parsed only once its first bytes are its key, and the stat index only if it is
+at most ``MAX_INDEX`` bytes and no denser in separators than jaxlint writes it (so it
+cannot be many small objects); JSON nested too deeply is a miss, never a crash.
+
 Runs over many files also keep a stat index (``files.json``), as ruff's cache does: for each
 file, a signature of everything its result depends on with the file's size, modification
 and change times, inode and device in place of its bytes, and what the run found: nothing
@@ -34,6 +44,7 @@ by their content's hash.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import stat
@@ -51,7 +62,10 @@ DIRNAME = CACHE_DIRNAME
 FORMAT = "2"
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# jaxlint's cache\n"
 MAX_ENTRY = 16 * 1024 * 1024  # bytes; an entry is a few hundred
-MAX_INDEX = 256 * 1024 * 1024  # bytes; about 150 a file
+# bytes; about 150 a file, so some 100,000 files. Parsed, a valid index takes at most about
+# five times its size (each entry is at least 70 bytes of text for ~350 of objects).
+MAX_INDEX = 16 * 1024 * 1024
+KEY_BYTES = 32
 INDEX = "files.json"
 # Files changed this recently (nanoseconds) before the run started are not put in the stat
 # index: coarse timestamps could hide a second edit of the same size.
@@ -70,6 +84,59 @@ PACKAGE_FILES = f"{os.sep}**{os.sep}*.py"
 
 class CacheRefused(Exception):
     """The cache folder is not safe to use; the message says why, in a few words."""
+
+
+# A stat index entry ("path": [signature, outcome]) is at least 70 bytes of text for some
+# 350 bytes of objects, with three of ",[{" in it; text denser in them than this holds many
+# small objects (``[0,0,0,...]``: 8 bytes of pointer for every 2 of text) and is not ours.
+_STRUCTURE_BYTES = 20
+
+
+def _plausible_index(data: bytes) -> bool:
+    """Whether ``data`` can be an index _write wrote, judged from its bytes at C speed
+    before it is parsed (a parse of what is not is memory nobody bounded)."""
+    structure = data.count(b",") + data.count(b"[") + data.count(b"{")
+    return data.startswith(b"{") and structure * _STRUCTURE_BYTES <= len(data) + 64
+
+
+def key_folder() -> str:
+    """Where this user's cache key is kept: outside any checkout."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "jaxlint")
+
+
+def machine_key() -> bytes:
+    """This user's secret for the cache's keys, made on first use. Raises CacheRefused when
+    it cannot be kept safely (a link, another user's file, a folder that cannot be made)."""
+    folder = key_folder()
+    path = os.path.join(folder, "key")
+    try:
+        os.makedirs(folder, 0o700, exist_ok=True)
+    except OSError as exc:
+        raise CacheRefused(f"cannot keep its key in {folder} ({exc.strerror or exc})") from None
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise CacheRefused(f"cannot keep its key in {folder} ({exc.strerror or exc})") from None
+    else:
+        with os.fdopen(fd, "wb") as f:
+            f.write(os.urandom(KEY_BYTES).hex().encode())
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+    except OSError as exc:
+        raise CacheRefused(f"cannot read its key {path} ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        geteuid = getattr(os, "geteuid", None)
+        if not stat.S_ISREG(st.st_mode) or (geteuid is not None and st.st_uid != geteuid()) \
+                or st.st_mode & 0o077:
+            raise CacheRefused(f"its key {path} is not a private file of this user")
+        data = f.read(4096).strip()
+    if len(data) < KEY_BYTES:  # (being written by another run right now: next time)
+        raise CacheRefused(f"its key {path} is too short")
+    return data
 
 
 def _code_stamp() -> str:
@@ -145,6 +212,7 @@ class Cache:
         self.top = os.path.join(folder, DIRNAME)
         self.base = stable([FORMAT, __version__, _code_stamp(), sys.version, _libcst_version(),
                             _plain(settings)])
+        self._secret = machine_key()
         self._fd: int | None = None
         self._started = time.time_ns()
         self._index: dict[str, list[Any]] | None = None  # path -> [signature, outcome]
@@ -226,13 +294,17 @@ class Cache:
         file of a warm run, so the text of what files share is made once."""
         shared = self._shared.get((per_file, roots))
         if shared is None:
-            shared = self._shared[(per_file, roots)] = hashlib.sha256(
+            shared = self._shared[(per_file, roots)] = self._mac(
                 (self.base + stable([_plain(per_file), _plain(roots)])).encode())
         h = shared.copy()  # the shared text hashed once, not once a file
         where = self._where(path)
         self._last_where = (path, where)  # for lookup, which comes next
         h.update(f"{where}\0{self._stat_part(st)}".encode("utf-8", "surrogatepass"))
         return h.hexdigest()
+
+    def _mac(self, data: bytes) -> Any:
+        """A keyed hash with this user's secret (hmac's object: it can be copied and fed)."""
+        return hmac.new(self._secret, data, hashlib.sha256)
 
     def _where(self, path: str) -> str:
         """``path`` made absolute (os.path.abspath, less a getcwd), its folder once per run:
@@ -252,10 +324,12 @@ class Cache:
             fd = self._folder(create=False)
             if fd is not None:
                 try:
-                    loaded = json.loads(_read_entry(fd, INDEX, MAX_INDEX))
-                    if isinstance(loaded, dict):
-                        self._index = loaded
-                except (OSError, ValueError):
+                    data = _read_entry(fd, INDEX, MAX_INDEX)
+                    if _plausible_index(data):  # else not ours: start anew
+                        loaded = json.loads(data)
+                        if isinstance(loaded, dict):
+                            self._index = loaded
+                except (OSError, ValueError, RecursionError, MemoryError):
                     pass
         return self._index
 
@@ -304,7 +378,7 @@ class Cache:
         index = self._load_index()
         try:
             st = os.stat(dep)
-            stamp = stable(self._stat_part(st))
+            stamp = self._mac(stable(self._stat_part(st)).encode()).hexdigest()
             known = index.get("\0" + dep)
             if isinstance(known, list) and len(known) == 2 and known[0] == stamp:
                 found: str | None = known[1]
@@ -345,7 +419,7 @@ class Cache:
 
     # ------------------------------------------------------------------------------ entries
     def key(self, path: str, data: bytes, per_file: Any, roots: Any = ()) -> str:
-        h = hashlib.sha256(self.base.encode())
+        h = self._mac(self.base.encode())
         h.update(stable([os.path.abspath(path), _plain(per_file), _plain(roots)]).encode())
         h.update(data)
         return h.hexdigest()
@@ -360,7 +434,11 @@ class Cache:
         if fd is None:
             return None
         try:
-            entry = json.loads(_read_entry(fd, self._name(path)))
+            data = _read_entry(fd, self._name(path))
+            # _write puts the key first: an entry this user did not write is not parsed
+            if not data.startswith(b'{"key":"%s",' % key.encode()):
+                return None
+            entry = json.loads(data)
             if entry["key"] != key:
                 return None
             for dep, expected in entry["deps"].items():
@@ -373,7 +451,8 @@ class Cache:
                                "region_cells": tuple(row["region_cells"])
                                if row.get("region_cells") else None})
                     for row in entry["findings"]]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError,
+                MemoryError):
             return None
 
     def put(self, key: str, path: str, findings: list[Finding], deps: Collection[str],

@@ -150,6 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
                    "the timed region, the JAX work still running at the stop and why it is "
                    "JAX work")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
+    p.add_argument(PRE_COMMIT, action="store_true",
+                   help="as the first argument only, as the pre-commit hooks run: the "
+                   "options end at the first argument that names an existing file or "
+                   "folder, so a staged file named like an option is a file")
     p.add_argument("--version", action="version", version=f"jaxlint {__version__}")
     return p
 
@@ -401,8 +405,7 @@ def _print(run: Run, args: argparse.Namespace) -> None:
         sys.stdout.write(text)
     else:
         try:
-            with open(args.output_file, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
+            _write_output(args.output_file, text)
         except OSError as exc:
             run.errors.append(_error_line(args.output_file,
                                           f"cannot write: {exc.strerror or exc}"))
@@ -436,6 +439,72 @@ def _print(run: Run, args: argparse.Namespace) -> None:
         print(f"Found {n} {noun}{extra}.", file=sys.stderr)
     elif not run.errors:
         print("All checks passed.", file=sys.stderr)
+
+
+def _write_output(path: str, text: str) -> None:
+    """Write ``-o PATH``, never through a symbolic link: in a checkout someone else made,
+    ``report.txt`` may be a link to a file outside it (``~/.bashrc``). Opened without
+    blocking, so a FIFO planted there is an error, not a hang."""
+    flags = (os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+             | getattr(os, "O_NONBLOCK", 0))
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise OSError(exc.errno, "it is a symbolic link (not followed)") from None
+        raise
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        import stat
+
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISREG(mode):
+            f.truncate()  # only now: a device or FIFO is written to, never truncated
+        elif not stat.S_ISCHR(mode):  # /dev/null and a terminal are fine
+            raise OSError(0, "not a regular file")
+        os.set_blocking(fd, True)
+        f.write(text)
+
+
+PRE_COMMIT = "--pre-commit"
+
+
+def _hook_argv(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
+    """``argv`` of a pre-commit hook (its entry's and the user's ``args:``, then the staged
+    file names, which all exist) with ``--`` put where the file names start: at the first
+    argument in an option's place (not the value of the option before it) that names an
+    existing path. A staged ``--output-file=victim.py`` is then a file to lint, never an
+    option, and the user's ``args:`` (which come before the file names) stay options."""
+    takes_value = {option: action.nargs != 0 for action in parser._actions
+                   for option in action.option_strings}
+    longs = [o for o in takes_value if o.startswith("--")]
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if os.path.lexists(arg):  # a staged file, even one named ``--``
+            break
+        if arg == "--":
+            i += 1
+            break
+        if not arg.startswith("-") or arg == "-":
+            break
+        out.append(arg)
+        i += 1
+        if arg.startswith("--"):
+            name, eq, _ = arg.partition("=")
+            known = [name] if name in takes_value else [o for o in longs if o.startswith(name)]
+            if not eq and len(known) == 1 and takes_value[known[0]] and i < len(argv):
+                out.append(argv[i])  # its value, whatever it names
+                i += 1
+            continue
+        # -q, -j4, -o PATH, -qo PATH: the first letter that takes a value takes the rest
+        for k in range(1, len(arg)):
+            if takes_value.get("-" + arg[k], False):
+                if k == len(arg) - 1 and i < len(argv):
+                    out.append(argv[i])
+                    i += 1
+                break
+    return [*out, "--", *argv[i:]]
 
 
 def _subcommand(argv: Sequence[str]) -> str | None:
@@ -504,6 +573,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if command == "server":
         return _server(argv[1:])
     parser = build_parser()
+    if argv and argv[0] == PRE_COMMIT:
+        argv = [PRE_COMMIT, *_hook_argv(argv[1:], parser)]
+    elif PRE_COMMIT in argv[: argv.index("--") if "--" in argv else len(argv)]:
+        parser.error(f"{PRE_COMMIT} must be the first argument")
     args = parser.parse_args(argv)
     if args.show_fixes and args.format not in TERMINAL_FORMATS and not args.statistics:
         parser.error(f"--show-fixes shows fixes in --format text, concise or full, not "
@@ -523,7 +596,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
                             warn=lambda line: print(line, file=sys.stderr), known=list(CODES))
         resolver.for_folder(".")  # a broken configuration here is reported, files or not
         excluder = Excluder(resolver.for_folder, args.exclude, args.extend_exclude,
-                            False if args.no_respect_gitignore else None)
+                            False if args.no_respect_gitignore else None, warn=resolver.warn)
         if args.stdin_filename is not None or args.paths == ["-"]:
             return _stdin(args, resolver, excluder, run)
         configs: dict[str, Config] = {}  # by the folder as named: its files share one
@@ -932,11 +1005,19 @@ def _stdin(args: argparse.Namespace, resolver: Resolver, excluder: Excluder, run
         from jaxlint.engine import fix_source
 
         settings = _settings(path, args, config, {})
+        notebook = path.endswith(".ipynb")
         try:
-            result = fix_source(data, path, unsafe_fixes=args.unsafe_fixes, settings=settings)
+            if notebook:  # the buffer is the notebook's JSON: fixed cell by cell, as a file
+                from jaxlint.notebook import fix_notebook
+
+                result = fix_notebook(data, path, args.unsafe_fixes, settings)
+            else:
+                result = fix_source(data, path, unsafe_fixes=args.unsafe_fixes,
+                                    settings=settings)
         except SourceError as exc:
             sys.stdout.buffer.write(data)  # never lose the buffer
-            print(_error_line(path, exc.message, exc.line, exc.col), file=sys.stderr)
+            line = None if notebook else exc.line
+            print(_error_line(path, exc.message, line, exc.col), file=sys.stderr)
             return EXIT_ERROR
         assert isinstance(result.source, bytes)
         try:

@@ -74,14 +74,6 @@ def parse(source: Source) -> cst.Module:
         raise SourceError(f"cannot decode: {encoding_problem(source, exc)}") from None
 
 
-def _flow(module: cst.Module, settings: Settings, code: str | None = None
-          ) -> tuple[FlowAnalysis, Positions]:
-    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, code)
-    flow.run()
-    # placed when asked, the statements where timing happened first
-    return flow, Positions(module, code, flow.tops, flow.cpython_tree)
-
-
 def _analyse(
     source: Source, path: str, settings: Settings
 ) -> tuple[cst.Module | None, list[tuple[Finding, FixPlan | None]]]:
@@ -149,7 +141,10 @@ def calls_in(source: bytes, wanted: set[str], index: object, module_name: str | 
             flow = FlowAnalysis(module, extras, index, module_name,  # type: ignore[arg-type]
                                 text)
             flow.capture = {q: [] for q in wanted}
-            flow.run()
+            try:
+                flow.run()
+            finally:
+                _charge(PARSE_STEPS_PER_BYTE * len(source) + flow.steps)
             return {q: calls for q, calls in flow.capture.items() if calls}
 
 
@@ -171,11 +166,21 @@ def _follow_callers(flow: FlowAnalysis, path: str, settings: Settings) -> None:
 
 def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings: Settings
             ) -> list[tuple[Finding, FixPlan | None]]:
+    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text)
+    with charging(flow):
+        flow.run()
+        _follow_callers(flow, path, settings)
+        return _reports(module, text, flow, noqa, path, settings)
+
+
+def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex, path: str,
+             settings: Settings) -> list[tuple[Finding, FixPlan | None]]:
     select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
-    flow, positions = _flow(module, settings, text)
-    _follow_callers(flow, path, settings)
+    # placed when asked, the statements where timing happened first
+    positions = Positions(module, text, flow.tops, flow.cpython_tree)
     ctx = FileContext(module, flow, positions)
-    out: list[tuple[Finding, FixPlan | None]] = []
+    found: list[tuple[str, str, int, int, tuple[int, int] | None, FixPlan | None,
+                      str | None]] = []
     seen: set[tuple[str, int, int]] = set()
     for code, rule in RULES.items():
         if not enabled(code, select, ignore):
@@ -191,12 +196,54 @@ def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings:
             seen.add((code, line, col))
             lines = sorted(positions[n][0] for n in report.region if n in positions)
             region = (lines[0], lines[-1]) if lines else None
-            plan = report.plan
-            finding = Finding(code, report.message, line, col, plan is not None, region, path,
-                              unsafe=plan is not None and plan.unsafe,
-                              explanation=report.explanation)
-            out.append((finding, plan))
+            found.append((code, report.message, line, col, region, report.plan,
+                          report.explanation))
+    # The names the fixes read, each asked whether it is bound on every path to its fix
+    # (one walk of the module for all of them, tracking those names only).
+    uses = {id(plan): plan_names(plan) for *_, plan, _ in found if plan is not None}
+    bindings = None
+    if uses:
+        from jaxlint.bindings import Bindings
+
+        relevant = {n for use in uses.values() if use is not None for _, _, names in use
+                    for n in names}
+        bindings = Bindings(module, relevant, walrus=":=" in text)
+    out: list[tuple[Finding, FixPlan | None]] = []
+    for code, message, line, col, region, plan, explanation in found:
+        if plan is not None:
+            use = uses[id(plan)]
+            assert bindings is not None
+            if use is None or not all(bindings.bound(node, names, at_end)
+                                      for node, at_end, names in use):
+                plan = None  # the finding stays, without a fix that could not run
+        finding = Finding(code, message, line, col, plan is not None, region, path,
+                          unsafe=plan is not None and plan.unsafe, explanation=explanation)
+        out.append((finding, plan))
     out.sort(key=lambda fp: fp[0].sort_key())
+    return out
+
+
+def plan_names(plan: FixPlan) -> list[tuple[cst.CSTNode, bool, set[str]]] | None:
+    """Where the plan's inserted code runs (a statement, or the end of a block) and the
+    names it reads there, ``jax`` aside (the fixer imports it where it is missing); None
+    when that cannot be told. Wraps and replacements only re-read what the code read."""
+    from jaxlint.analysis.plans import InsertBind, InsertSync
+    from jaxlint.bindings import free_names
+
+    out = []
+    for edit in plan.edits:
+        if not isinstance(edit, InsertSync):
+            continue
+        names: set[str] = set()
+        for code in (*edit.exprs, *((edit.code,) if isinstance(edit, InsertBind) else ())):
+            found = free_names(code)
+            if found is None:
+                return None
+            names |= found
+        if isinstance(edit, InsertBind):
+            names.discard(edit.name)  # bound by the fix itself, right there
+        names.discard("jax")
+        out.append((edit.before, edit.at_end, names))
     return out
 
 
@@ -225,18 +272,63 @@ def lint_source(
 # least one): a process that kept every module it met held them all until the run ended.
 # A module whose analysis was dropped keeps its answers, and is analysed again from the
 # same source if asked for another name.
+#
+# A file that asks, in turn, for names of more modules than that keeps making their
+# analyses again (four modules of 96 kB and 160 calls: 183 s). So once one analysis had to
+# be made again, twice as much is kept until that file is done (some 16 MB more), and each
+# analysis made again, with the work of every name worked out, is charged to the step budget
+# of the file being linted (see ``charging``): a file can make the index work without end no
+# more than it can make its own analysis do so.
 LIVE_SOURCE = 200_000
+AGAIN_SOURCE_FACTOR = 2  # how much more is kept once an analysis had to be made again
+PARSE_STEPS_PER_BYTE = 2  # parsing and running a module, in analysis steps (~1 s / 100 kB)
 _live: OrderedDict[int, weakref.ref[Exports]] = OrderedDict()  # by id(), the last used last
+_again = [False]  # whether some analysis was made again in this process
+_charged: list[FlowAnalysis] = []  # the analysis of the file being linted, innermost last
+
+
+@contextmanager
+def charging(flow: FlowAnalysis) -> Iterator[None]:
+    """While ``flow`` (a linted file's analysis) runs and is reported, the project index's
+    work on its behalf counts against its step budget."""
+    _charged.append(flow)
+    try:
+        yield
+    finally:
+        _charged.pop()
+        if not _charged and _again[0]:
+            # the next file starts with the usual room: what was kept for this one goes
+            _again[0] = False
+            _trim()
+
+
+def _charge(steps: int) -> None:
+    """Count ``steps`` of index work against the linted file's budget; past it, the file
+    is too complex to analyse (raised here, or at its analysis' next step if something on
+    the way takes the exception for the module's own)."""
+    if not _charged or steps <= 0:
+        return
+    flow = _charged[-1]
+    flow.steps += steps
+    if flow.steps > flow.max_steps:
+        raise TooComplex(f"more than {flow.max_steps:,} analysis steps, with the project "
+                         "modules it uses")
 
 
 def _keep(exports: Exports) -> None:
     """``exports`` was just used: its analysis is the last one dropped."""
     _live.pop(id(exports), None)
     _live[id(exports)] = exports.ref
+    _trim()
+
+
+def _trim() -> None:
+    """Drop the analyses used longest ago past the room there is now."""
     kept = [e for e in (r() for r in _live.values()) if e is not None]
     total = sum(e.size for e in kept)
+    limit = LIVE_SOURCE * (AGAIN_SOURCE_FACTOR if _again[0] else 1)
     for old in kept[:-1]:
-        if total <= LIVE_SOURCE:
+        if total <= limit:
             break
         total -= old.size
         old.drop()
@@ -275,18 +367,26 @@ class Exports(Mapping[str, Value]):
             return default
         else:
             self._busy = True
+            cost = 0
             try:
                 with _one_file(), _analysis_limits():
                     flow = self._flow
-                    if flow is None:
+                    if flow is None:  # dropped: made again, at the linted file's expense
+                        _again[0] = True
                         flow = self._flow = self._analyse()
+                        cost += PARSE_STEPS_PER_BYTE * self.size + flow.steps
                     _keep(self)
-                    value = flow.export(name)
+                    before = flow.steps
+                    try:
+                        value = flow.export(name)
+                    finally:
+                        cost += flow.steps - before
             except SourceError:
                 value = None  # reported when the module itself is linted
             finally:
                 self._busy = False
             self._done[name] = value
+            _charge(cost)
         return default if value is None else value
 
     def __getitem__(self, name: str) -> Value:

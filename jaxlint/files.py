@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import errno
-import fnmatch
 import os
-import re
 import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from jaxlint.config import Config
+    from jaxlint.gitindex import Tracked
+    from jaxlint.ignore import FolderRules, Rules
 
 # Folders that never hold the user's own code: VCS data, environments, builds and caches.
 # They are the default ``exclude`` (gitignore-style names, so they match at any depth);
@@ -78,237 +78,7 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-_SIMPLE = re.compile(r"[^/!#\\\s]+/?")  # a name or glob: no slash inside, no escape
-
-
-class _Patterns:
-    """One list of gitignore patterns. Names and globs without a slash (the whole default
-    list) are matched against each part of the path with one regular expression, which is
-    what they mean in gitignore; the rest, or any list with a ``!`` pattern (order matters
-    then), goes to pathspec. A walk asks for every entry, and pathspec tries its patterns one
-    by one."""
-
-    def __init__(self, lines: tuple[str, ...]) -> None:
-        simple = all(_SIMPLE.fullmatch(p) and "**" not in p for p in lines)
-        self.spec: Any = None
-        self.any_entry: re.Pattern[str] | None = None
-        self.folders: re.Pattern[str] | None = None
-        if not simple:
-            import pathspec  # here: most runs of the pre-commit hook name files, not folders
-
-            self.spec = pathspec.GitIgnoreSpec.from_lines(lines)
-            return
-        names = [fnmatch.translate(p) for p in lines if not p.endswith("/")]
-        folders = [fnmatch.translate(p[:-1]) for p in lines if p.endswith("/")]
-        self.any_entry = re.compile("|".join(names)) if names else None
-        self.folders = re.compile("|".join(names + folders)) if names or folders else None
-
-    def in_folder(self, folder: str, floor: str | None = None) -> Callable[[str, bool], bool]:
-        """``match_file`` for the entries of one folder (``folder``: its path relative to the
-        patterns' folder, ending in ``/``, or empty for that folder itself): what depends on
-        the folder alone is matched once, and each entry costs one match of its name."""
-        if self.spec is not None:
-            answer = _answers(self.spec, floor)
-
-            def match(name: str, is_dir: bool) -> bool:
-                return bool(answer(folder + name + ("/" if is_dir else ""), folder))
-            return match
-        above = folder.rstrip("/").split("/") if folder else []
-        if floor is not None:
-            del above[:floor.count("/")]
-        folders, any_entry = self.folders, self.any_entry
-        if folders is not None and any(folders.match(part) for part in above):
-            return lambda name, is_dir: True
-
-        def match_name(name: str, is_dir: bool) -> bool:
-            entry = folders if is_dir else any_entry
-            return entry is not None and entry.match(name) is not None
-        return match_name
-
-    def match_file(self, rel: str, floor: str | None = None) -> bool:
-        """Whether ``rel`` (``/``-separated, ending in ``/`` for a folder) or a folder
-        above it is matched; with ``floor`` (a folder above ``rel``, ending in ``/``), as if
-        the walk had started there: what matches ``floor`` or a folder above it is not
-        counted."""
-        if self.spec is not None:
-            return bool(_last_match(self.spec, rel, floor))
-        is_dir = rel.endswith("/")
-        *above, last = rel.rstrip("/").split("/")
-        if floor is not None:
-            del above[:floor.count("/")]
-        folders = self.folders
-        if folders is not None and any(folders.match(part) for part in above):
-            return True
-        entry = folders if is_dir else self.any_entry
-        return entry is not None and entry.match(last) is not None
-
-
-def _last_match(spec: Any, rel: str, floor: str | None) -> bool | None:
-    """gitignore's answer for ``rel`` (True: ignored, False: re-included, None: no pattern
-    matches); with ``floor``, patterns that match ``floor`` do not count (so inside a named
-    ``gen/`` that ``gen/`` excludes, a deeper ``gen/gen/`` is not left out by that pattern
-    either: a corner this approximation gives up, for patterns with a slash only)."""
-    return _answers(spec, floor)(rel)
-
-
-_ANSWERS: dict[tuple[int, str | None], tuple[Any, _Answers]] = {}
-
-
-def _answers(spec: Any, floor: str | None) -> _Answers:
-    """_last_match for one spec and floor (made once: a walk asks for every entry)."""
-    found = _ANSWERS.get((id(spec), floor))
-    if found is None or found[0] is not spec:
-        found = _ANSWERS[(id(spec), floor)] = (spec, _Answers(spec, floor))
-    return found[1]
-
-
-class _Answers:
-    """_last_match for one pathspec spec and floor. Most entries of a walk match none of a
-    .gitignore's patterns, and pathspec tries them one by one, each making a match object:
-    that cost more than the rest of a warm run's walk. So the patterns' regular expressions
-    are tried first, and the spec is asked only when one of them matches.
-
-    Once asked ``JOIN_AFTER`` times (a small folder's .gitignore is not worth compiling
-    again), the patterns are joined (see _Joined), and for the entries of one folder what
-    the folder's own path matches is found once."""
-
-    JOIN_AFTER = 25
-
-    def __init__(self, spec: Any, floor: str | None) -> None:
-        from pathspec.pattern import RegexPattern
-        from pathspec.util import normalize_file
-
-        self.spec, self.floor = spec, floor
-        self.normalize: Callable[[str], str] = normalize_file  # as check_file has a path
-        if floor is None:
-            self.patterns = [p for p in spec.patterns if p.include is not None]
-        else:
-            # The last pattern that matches wins: look from the end, among the patterns that
-            # count below ``floor``.
-            self.patterns = [p for p in reversed(spec.patterns)
-                             if p.include is not None and p.match_file(floor) is None]
-        # A pattern matches a path when its regular expression is found in it (pathspec's
-        # RegexPattern.match_file); another kind of pattern is asked itself.
-        plain = all(type(p).match_file is RegexPattern.match_file for p in self.patterns)
-        self.searches: list[Callable[[str], Any]] | None = (
-            [p.regex.search for p in self.patterns if p.regex is not None] if plain else None)
-        self.asked = 0
-        self.joined: _Joined | None = None
-        self.folders: dict[str, bool] = {}  # folder (``a/b/``) -> its path matches a pattern
-
-    def __call__(self, rel: str, folder: str = "") -> bool | None:
-        """The answer for ``rel``; ``folder``: the part of it before the entry's name (the
-        same for a folder's entries), ending in ``/``, or empty."""
-        text = rel if self.floor is not None else self.normalize(rel)
-        if self.searches is not None:
-            if self.joined is None:
-                self.asked += 1
-                if self.asked >= self.JOIN_AFTER:
-                    self.joined = _Joined(self.patterns)
-            joined = self.joined
-            if joined is not None and joined.usable:
-                # The split below holds for a path in ``folder`` whose name is one segment.
-                slash = rel.find("/", len(folder))
-                if text == rel and "\n" not in rel and rel.startswith(folder) \
-                        and (not folder or (len(folder) > 1 and folder.endswith("/"))) \
-                        and (slash == -1 or slash == len(rel) - 1):
-                    hit = self.folders.get(folder)
-                    if hit is None:
-                        hit = self.folders[folder] = joined.in_folder(folder)
-                    maybe = hit or joined.entry(rel, len(folder))
-                else:
-                    maybe = joined.anywhere(text)
-                if not maybe:
-                    return None
-            elif not any(search(text) is not None for search in self.searches):
-                return None  # what pathspec says when no pattern matches
-        if self.floor is None:
-            return self.spec.check_file(rel).include  # type: ignore[no-any-return]
-        for pattern in self.patterns:
-            if pattern.match_file(rel) is not None:
-                return pattern.include  # type: ignore[no-any-return]
-        return None
-
-
-_GROUP = "(?P<ps_d>"  # the one group pathspec's gitignore patterns capture (a folder's /)
-# pathspec's expression for a pattern without a slash (a name, at any depth): the folders
-# above, then one path segment, then a slash (the ``/`` of a folder-only pattern) or the end
-_ANY_DEPTH = "^(?:.+/)?"
-_NAME_ENDS = {"(?:(?P<ps_d>/)|$)": "(?:/|$)", "(?P<ps_d>/)": "/"}
-# What such a segment may be made of, so that it never matches a slash (or a newline, which
-# ``.`` leaves out): literal characters, escaped ones, and ``[^/]``, ``[^/]*``.
-_SEGMENT = re.compile(r"(?:\\[^0-9A-Za-z/\n]|\[\^/\]\*?|[^\\.^$*+?{}\[\]|()/\n])*")
-
-
-class _Joined:
-    """Where any of some pathspec patterns matches, in two regular expressions: ``names``
-    for the patterns that match one path segment at any depth (``^(?:.+/)?SEGMENT`` then a
-    slash or the end: most lines of a .gitignore), tried at the start of each segment, and
-    ``others`` searched as the patterns themselves are. Not ``usable`` when the patterns
-    are not pathspec's regular expressions as known (no group but the folder mark)."""
-
-    def __init__(self, patterns: Sequence[Any]) -> None:
-        names, others = [], []
-        self.usable = False
-        self.names: re.Pattern[str] | None = None
-        self.others: re.Pattern[str] | None = None
-        for p in patterns:
-            regex = getattr(p, "regex", None)
-            if regex is None:
-                continue  # matches nothing
-            if not isinstance(regex, re.Pattern) or not isinstance(regex.pattern, str) \
-                    or regex.flags != re.UNICODE \
-                    or regex.groups != regex.pattern.count(_GROUP):
-                return
-            source = regex.pattern
-            end = next((e for e in _NAME_ENDS if source.endswith(e)), None)
-            if end is not None and source.startswith(_ANY_DEPTH):
-                segment = source[len(_ANY_DEPTH):-len(end)]
-                if _SEGMENT.fullmatch(segment):
-                    names.append(f"(?:{segment}){_NAME_ENDS[end]}")
-                    continue
-            others.append(f"(?:{source.replace(_GROUP, '(?:')})")
-        try:
-            self.names = re.compile("|".join(names)) if names else None
-            self.others = re.compile("|".join(others)) if others else None
-        except re.error:
-            return
-        self.usable = all(r is None or r.groups == 0 for r in (self.names, self.others))
-
-    def _name_at(self, text: str, starts: Iterator[int]) -> bool:
-        names = self.names
-        return names is not None and any(names.match(text, i) is not None for i in starts)
-
-    @staticmethod
-    def _starts(text: str, stop: int) -> Iterator[int]:
-        """Where ``^(?:.+/)?`` can end in ``text``, before ``stop``: at 0, and after each
-        slash that has something before it."""
-        if stop > 0:
-            yield 0
-        i = text.find("/", 1)
-        while i != -1 and i + 1 < stop:
-            yield i + 1
-            i = text.find("/", i + 1)
-
-    def anywhere(self, text: str) -> bool:
-        """Whether any pattern matches ``text`` (searched as pathspec searches it)."""
-        if self.others is not None and self.others.search(text) is not None:
-            return True
-        # ``.+/`` holds no newline: the folders above end before the first one
-        stop = text.index("\n") + 1 if "\n" in text else len(text) + 1
-        return self._name_at(text, self._starts(text, stop))
-
-    def in_folder(self, folder: str) -> bool:
-        """Whether a name pattern matches a segment of ``folder`` (``a/b/``, no newline):
-        then it matches every entry of the folder."""
-        return self._name_at(folder, self._starts(folder, len(folder)))
-
-    def entry(self, rel: str, start: int) -> bool:
-        """For ``rel`` (no newline) in a folder ``in_folder`` said no to, its name starting
-        at ``start``: whether a pattern matches it."""
-        if self.names is not None and self.names.match(rel, start) is not None:
-            return True
-        return self.others is not None and self.others.search(rel) is not None
+MAX_IGNORE_BYTES = 4 << 20  # git reads any size; past this a .gitignore is ignored, saying so
 
 
 class Excluder:
@@ -316,58 +86,90 @@ class Excluder:
     that governs each folder, relative to its file; from the command line, relative to the
     current folder) and, unless turned off, ``.gitignore`` files.
 
-    Patterns are gitignore patterns (matched by pathspec): a name without a slash (``build``,
-    ``*_pb2.py``) matches at any depth, one with a slash (``src/gen/``) from the pattern's
-    folder, a trailing slash matches folders only. A pattern with a slash never matches a
+    Patterns are gitignore patterns (``jaxlint/ignore.py``, linear in the pattern and the
+    path): a name without a slash (``build``, ``*_pb2.py``) matches at any depth, one with a
+    slash (``src/gen/``) from the pattern's folder, a trailing slash matches folders only,
+    and what is in a folder left out is left out. A pattern with a slash never matches a
     path outside its folder. ``.gitignore`` files are read as git reads them, inside a git
     repository only: the repository's ``.git/info/exclude``, then each folder's ``.gitignore``
-    from the top down, the last match winning.
+    from the top down, the last match winning; and, as in git, they never leave out a file
+    git tracks (read from the repository's index: ``jaxlint/gitindex.py``).
     """
 
     def __init__(self, config_for: Callable[[str], Config],
                  exclude: Sequence[str] | None = None, extend_exclude: Sequence[str] = (),
-                 respect_gitignore: bool | None = None, cwd: str | None = None) -> None:
+                 respect_gitignore: bool | None = None, cwd: str | None = None,
+                 warn: Callable[[str], None] | None = None) -> None:
         self.config_for = config_for
         self.exclude = tuple(exclude) if exclude is not None else None
         self.extend_exclude = tuple(extend_exclude)
         self.respect_gitignore = respect_gitignore
         self.cwd = os.path.abspath(cwd or os.getcwd())
         self._here = os.getcwd()  # what relative paths are relative to
-        self._specs: dict[tuple[str, ...], Any] = {}
-        self._levels: dict[str, list[tuple[str, Any]] | None] = {}  # see _repository_levels
+        self._warn = warn
+        self._specs: dict[tuple[str, ...], Rules] = {}
+        self._below: dict[tuple[int, tuple[str, ...]], tuple[Rules, Rules]] = {}
+        # folder -> the (folder, rules) of the ignore files that apply to its entries, weakest
+        # first; None outside a git repository (see _gitignore_levels)
+        self._levels: dict[str, list[tuple[str, Rules]] | None] = {}
+        self._tops: dict[str, str] = {}  # folder -> the top folder of its git repository
+        self._tracked: dict[str, Tracked | None] = {}  # repository top -> what git tracks
 
-    def _spec(self, lines: Sequence[str]) -> Any:
+    def _spec(self, lines: Sequence[str]) -> Rules:
         key = tuple(lines)
-        if key not in self._specs:
-            self._specs[key] = _Patterns(key)
-        return self._specs[key]
+        found = self._specs.get(key)
+        if found is None:
+            from jaxlint.ignore import Rules, parse
+
+            found = self._specs[key] = Rules(parse(line for p in key
+                                                   for line in p.split("\n")))
+        return found
+
+    def _rules_below(self, rules: Rules, floor: tuple[str, ...]) -> Rules:
+        """``rules.below(floor)``, once per rules and floor (a walk asks in every folder)."""
+        key = (id(rules), floor)
+        found = self._below.get(key)
+        if found is None or found[0] is not rules:
+            found = self._below[key] = (rules, rules.below(floor))
+        return found[1]
 
     @staticmethod
-    def _relative(path: str, base: str, is_dir: bool) -> str | None:
-        """``path`` relative to ``base`` (both absolute and normalised), None if not below it.
-        A string test, not os.path.relpath: this runs for every entry of a walk."""
+    def _names(path: str, base: str) -> list[str] | None:
+        """``path`` below ``base`` (both absolute and normalised) as names, [] for ``base``
+        itself, None if not below it. A string test, not os.path.relpath: this runs for
+        every entry of a walk."""
+        if path == base:
+            return []
         prefix = base if base.endswith(os.sep) else base + os.sep
         if not path.startswith(prefix):
             return None
-        rel = path[len(prefix):]
-        if os.sep != "/":  # pragma: no cover - Windows
-            rel = rel.replace(os.sep, "/")
-        return rel + ("/" if is_dir else "")
+        return path[len(prefix):].split(os.sep)
+
+    def _floor_of(self, rules: Rules, base: str, floor: str | None) -> tuple[Rules, int]:
+        """The rules that count below ``floor`` (a folder named although excluded) and
+        how many names of a path from ``base`` are at or above it."""
+        if floor is None:
+            return rules, 0
+        names = self._names(floor, base)
+        if not names:
+            return rules, 0
+        return self._rules_below(rules, tuple(names)), len(names)
 
     def _matches(self, patterns: Sequence[str], base: str, path: str, is_dir: bool,
                  floor: str | None) -> bool:
         if not patterns:
             return False
-        rel = self._relative(path, base, is_dir)
-        if rel is None:
-            if self._relative(base, path, True) is not None or base == path:
+        from jaxlint.ignore import ignored
+
+        names = self._names(path, base)
+        if names is None or not names:
+            if names is not None or self._names(base, path) is not None:
                 return False  # the patterns' own folder or one above it
-            # outside the patterns' folder: only names without a slash apply
-            rel = os.path.basename(path) + ("/" if is_dir else "")
-            patterns = [p for p in patterns if "/" not in p.rstrip("/")]
-            floor = None
-        return self._spec(patterns).match_file(
-            rel, None if floor is None else self._relative(floor, base, True))
+            # outside the patterns' folder: only names without a slash apply, to its name
+            return self._spec(patterns).names_only().decide(
+                [os.path.basename(path)], is_dir) is True
+        rules, skip = self._floor_of(self._spec(patterns), base, floor)
+        return ignored([(rules, names)], is_dir, skip)
 
     def excluded(self, path: str, is_dir: bool, floor: str | None = None) -> bool:
         """Whether ``path`` is left out. ``floor``: an absolute folder above ``path`` that
@@ -396,92 +198,132 @@ class Excluder:
         alone (see _InFolder) is worked out once."""
         return _InFolder(self, folder, floor)
 
-    def _below(self, folder: str, base: str) -> str | None:
-        """``folder`` relative to ``base`` as the prefix of its entries' relative paths
-        (``sub/dir/``; empty for ``base`` itself), None if it is not below ``base``."""
-        return "" if folder == base else self._relative(folder, base, True)
-
     def _matcher(self, patterns: Sequence[str], base: str, folder: str, floor: str | None
                  ) -> Callable[[str, bool], bool]:
         """``_matches`` (with ``patterns``, not empty) for the entries of ``folder``."""
-        below = self._below(folder, base)
+        below = self._names(folder, base)
         if below is not None:
-            return self._spec(patterns).in_folder(  # type: ignore[no-any-return]
-                below, None if floor is None else self._relative(floor, base, True))
+            rules, _ = self._floor_of(self._spec(patterns), base, floor)
+            answer = rules.in_folder(below)
+            return lambda name, is_dir: answer(name, is_dir) is True
         # The entries are outside the patterns' folder: only names without a slash apply,
         # and nothing matches the patterns' own folder or one above it.
-        names = [p for p in patterns if "/" not in p.rstrip("/")]
+        names = self._spec(patterns).names_only()
         prefix = folder if folder.endswith(os.sep) else folder + os.sep
-        match: list[Callable[[str, bool], bool]] = []  # made when first needed, as there
 
         def outside(name: str, is_dir: bool) -> bool:
             path = prefix + name
             if base == path or base.startswith(path + os.sep):
                 return False
-            if not match:
-                match.append(self._spec(names).in_folder(""))
-            return match[0](name, is_dir)
+            return names.decide([name], is_dir) is True
         return outside
 
+    # ------------------------------------------------------------------------- .gitignore
+    def _levels_for(self, folder: str, floor: str | None
+                    ) -> list[tuple[Rules, list[str], int]]:
+        """For a path in ``folder``: each ignore file's rules (less what ``floor`` drops),
+        the folder's names from the file's folder, and the names at or above ``floor``."""
+        out = []
+        for base, spec in self._gitignore_levels(folder):
+            names = self._names(folder, base)
+            if names is not None:
+                rules, skip = self._floor_of(spec, base, floor)
+                out.append((rules, names, skip))
+        return out
+
     def _gitignored(self, path: str, is_dir: bool, floor: str | None) -> bool:
-        result = None
-        for base, spec in self._gitignore_levels(os.path.dirname(path)):
-            rel = self._relative(path, base, is_dir)
-            if rel is not None:
-                below = None if floor is None else self._relative(floor, base, True)
-                include = _last_match(spec, rel, below)
-                if include is not None:
-                    result = include
-        return bool(result)
+        from jaxlint.ignore import ignored
 
-    def _gitignore_levels(self, folder: str) -> list[tuple[str, Any]]:
-        """The (folder, spec) pairs that apply to entries of ``folder``, weakest first."""
-        found = self._repository_levels(folder)
-        return found or []
+        folder, name = os.path.split(path)
+        levels = self._levels_for(folder, floor)
+        if not levels:
+            return False
+        # the first level's folder is the highest: ``ignored`` counts names from there
+        if not ignored([(rules, [*names, name]) for rules, names, _ in levels], is_dir,
+                       levels[0][2]):
+            return False
+        return not self._is_tracked(path, is_dir)
 
-    def _repository_levels(self, folder: str) -> list[tuple[str, Any]] | None:
-        """As _gitignore_levels; None when ``folder`` is in no git repository."""
+    def _is_tracked(self, path: str, is_dir: bool) -> bool:
+        """Whether git tracks ``path`` (a folder: anything in it), as far as its index
+        says; False when that is unknown."""
+        top = self._tops.get(os.path.dirname(path))
+        if top is None:
+            return False
+        if top not in self._tracked:
+            from jaxlint.gitindex import read_tracked
+
+            self._tracked[top] = read_tracked(top)
+        tracked = self._tracked[top]
+        names = self._names(path, top)
+        if tracked is None or not names:
+            return False
+        rel = "/".join(names)
+        return tracked.inside(rel) if is_dir else tracked.file(rel)
+
+    def _gitignore_levels(self, folder: str) -> list[tuple[str, Rules]]:
+        """The (folder, rules) pairs that apply to entries of ``folder``, weakest first:
+        the repository's ``.git/info/exclude``, then each ``.gitignore`` from the top down.
+        Iterative: a path may be thousands of folders deep."""
         if folder in self._levels:
-            return self._levels[folder]
-        levels: list[tuple[str, Any]] | None
-        if os.path.lexists(os.path.join(folder, ".git")):
-            levels = self._ignore_file(os.path.join(folder, ".git", "info", "exclude"), folder)
-        else:
-            parent = os.path.dirname(folder)
-            levels = None if parent == folder else self._repository_levels(parent)
-        if levels is not None:
-            levels = levels + self._ignore_file(os.path.join(folder, ".gitignore"), folder)
-        self._levels[folder] = levels
-        return levels
+            return self._levels[folder] or []
+        chain: list[str] = []
+        at = folder
+        levels: list[tuple[str, Rules]] | None = None
+        top: str | None = None
+        while True:
+            if at in self._levels:  # known: the folders of ``chain`` are below it
+                levels, top = self._levels[at], self._tops.get(at)
+                break
+            chain.append(at)
+            if os.path.lexists(os.path.join(at, ".git")):  # the top of a repository
+                top = at
+                levels = self._ignore_file(os.path.join(at, ".git", "info", "exclude"), at)
+                break
+            parent = os.path.dirname(at)
+            if parent == at:
+                break  # in no repository
+            at = parent
+        for f in reversed(chain):  # top down, each adding its own .gitignore
+            if levels is not None and top is not None:
+                levels = levels + self._ignore_file(os.path.join(f, ".gitignore"), f)
+                self._tops[f] = top
+            self._levels[f] = levels
+        return self._levels[folder] or []
 
-    def _ignore_file(self, path: str, base: str) -> list[tuple[str, Any]]:
+    def _ignore_file(self, path: str, base: str) -> list[tuple[str, Rules]]:
         from jaxlint.config import ConfigError, read_limited
 
         try:
-            text = read_limited(path).decode("utf-8", errors="replace")
-        except (OSError, ConfigError):
+            data = read_limited(path, MAX_IGNORE_BYTES)
+        except ConfigError as exc:
+            if "larger than" in str(exc) and self._warn is not None:
+                self._warn(f"jaxlint: warning: not reading {path}: larger than "
+                           f"{MAX_IGNORE_BYTES >> 20} MiB; its patterns are not applied")
+            return []  # not a regular file, or too large
+        except OSError:
             return []  # no such file (the usual case), or not one git would read either
-        lines = [line for line in text.splitlines() if line.strip()]
-        if not lines:
-            return []
-        import pathspec  # a .gitignore may use anything git accepts: always pathspec's matcher
+        from jaxlint.ignore import Rules, parse, split_lines
 
-        return [(base, pathspec.GitIgnoreSpec.from_lines(lines))]
+        # git reads bytes: undecodable ones are kept as the file names' own (surrogates)
+        rules = Rules(parse(split_lines(data.decode("utf-8", "surrogateescape"))))
+        return [(base, rules)] if rules else []
 
 
 class _InFolder:
     """Excluder.excluded for the entries of one folder. Its configuration, its path below
     each pattern list's folder and the .gitignore files that apply are found when the first
     entry needs them, in the order ``excluded`` needs them (a configuration that cannot be
-    read, or a pattern that cannot be compiled, fails at the same entry as there); each
-    entry then costs a few matches of its name."""
+    read fails at the same entry as there); each entry then costs a few matches of its
+    name."""
 
     def __init__(self, excluder: Excluder, folder: str, floor: str | None) -> None:
         self.excluder, self.folder, self.floor = excluder, folder, floor
         self.lists: list[tuple[Sequence[str], str]] | None = None  # (patterns, their folder)
         self.tests: list[Callable[[str, bool], bool] | None] = []
         self.respect = True
-        self.levels: list[tuple[str, _Answers]] | None = None  # (folder below it, answers)
+        self.levels: list[FolderRules] | None = None
+        self.inside_ignored = False  # this folder is ignored itself (entered for what git tracks)
 
     def __call__(self, name: str, is_dir: bool) -> bool:
         x = self.excluder
@@ -505,20 +347,27 @@ class _InFolder:
         if not self.respect:
             return False
         if self.levels is None:
-            levels = []
-            for base, spec in x._gitignore_levels(self.folder):
-                below = x._below(self.folder, base)
-                if below is not None:
-                    levels.append((below, _answers(spec, None if self.floor is None
-                                                   else x._relative(self.floor, base, True))))
-            self.levels = levels
+            levels = x._levels_for(self.folder, self.floor)
+            self.levels = [rules.in_folder(names) for rules, names, _ in levels]
+            top = x._tops.get(self.folder)
+            if levels and top is not None and x._tracked.get(top) is not None:
+                # The walk enters an ignored folder only for the files git tracks in it:
+                # then what it does not track there is ignored (see _gitignored).
+                self.inside_ignored = self._folder_ignored(levels)
         result = None
-        mark = "/" if is_dir else ""
-        for below, answer in self.levels:
-            include = answer(below + name + mark, below)
-            if include is not None:
-                result = include
-        return bool(result)
+        for answer in self.levels:
+            found = answer(name, is_dir)
+            if found is not None:
+                result = found
+        if not result and not self.inside_ignored:
+            return False
+        return not x._is_tracked(os.path.join(self.folder, name), is_dir)
+
+    def _folder_ignored(self, levels: list[tuple[Rules, list[str], int]]) -> bool:
+        from jaxlint.ignore import ignored
+
+        return ignored([(rules, names) for rules, names, _ in levels if names], True,
+                       levels[0][2])
 
 
 def _prefix(folder: str) -> str:

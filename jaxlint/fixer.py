@@ -23,6 +23,7 @@ from jaxlint.analysis import (
     WrapExpr,
     WrapSync,
 )
+from jaxlint.bindings import Bindings, walk_statements
 
 
 def _sync_call(arg: cst.BaseExpression, jax: str = "jax") -> cst.Call:
@@ -50,6 +51,7 @@ class _Applier(cst.CSTTransformer):
         self.moves: dict[cst.CSTNode, cst.CSTNode] = {}  # line -> statement to follow
         self.appends: dict[cst.CSTNode, list[str]] = {}  # block -> syncs after its last line
         self.updated: dict[cst.CSTNode, cst.CSTNode] = {}
+        self.emitted: dict[cst.CSTNode, int] = {}  # statement -> how many lines it became
         for plan in plans:
             for edit in plan.edits:
                 if isinstance(edit, InsertSync):
@@ -177,6 +179,7 @@ class _Applier(cst.CSTTransformer):
         lines[0] = lines[0].with_changes(leading_lines=leading)
         stmt = updated.with_changes(leading_lines=())
         self.updated[original] = stmt
+        self.emitted[original] = len(lines) + 1
         return cst.FlattenSentinel([*lines, stmt])
 
     def leave_If(self, original_node: cst.If, updated_node: cst.If
@@ -202,32 +205,6 @@ class _Applier(cst.CSTTransformer):
     def leave_ClassDef(self, original_node: cst.ClassDef, updated_node: cst.ClassDef
                        ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
         return self._compound(original_node, updated_node)
-
-
-def _binds_jax(module: cst.Module) -> bool:
-    """Whether a module-level import binds the name ``jax`` to the jax package."""
-
-    def imports(body: Sequence[cst.CSTNode]) -> Iterable[cst.Import]:
-        for stmt in body:
-            if isinstance(stmt, cst.SimpleStatementLine):
-                yield from (s for s in stmt.body if isinstance(s, cst.Import))
-            elif isinstance(stmt, (cst.If, cst.Try)):
-                inner = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else []
-                yield from imports(inner)
-
-    for imp in imports(module.body):
-        for alias in imp.names:
-            name: cst.BaseExpression = alias.name
-            while isinstance(name, cst.Attribute):
-                name = name.value
-            if isinstance(name, cst.Name) and name.value == "jax":
-                if alias.asname is None or (
-                    isinstance(alias.asname.name, cst.Name)
-                    and alias.asname.name.value == "jax"
-                    and isinstance(alias.name, cst.Name)
-                ):
-                    return True
-    return False
 
 
 def _imports_jax(node: cst.CSTNode | None) -> bool:
@@ -335,9 +312,94 @@ def _jax_name(module: cst.Module, guard: cst.Try | None) -> str:
     return alias
 
 
-def _add_import(module: cst.Module, guard: cst.Try | None, asname: str | None) -> cst.Module:
+def _first_import_block_end(module: cst.Module) -> int:
+    """Where libcst's AddImportsVisitor puts an import: after the first block of import
+    lines at the top (after a docstring)."""
+    body = module.body
+    i = 0
+    if body and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1 \
+            and isinstance(body[0].body[0], cst.Expr) \
+            and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        i = 1
+    end = i
+    for stmt in body[i:]:
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 \
+                and isinstance(stmt.body[0], (cst.Import, cst.ImportFrom)):
+            end += 1
+        else:
+            break
+    return end
+
+
+def _edit_nodes(plans: Sequence[FixPlan]) -> list[tuple[cst.CSTNode, bool]]:
+    """Where the plans put code that names jax: (node, whether at the end of a block)."""
+    out: list[tuple[cst.CSTNode, bool]] = []
+    for plan in plans:
+        for edit in plan.edits:
+            if isinstance(edit, InsertSync):
+                out.append((edit.before, edit.at_end))
+            elif isinstance(edit, (WrapSync, WrapExpr, ReplaceExpr)):
+                out.append((edit.stmt if isinstance(edit, WrapSync) else edit.expr, False))
+    return out
+
+
+def _needs_import(module: cst.Module, plans: Sequence[FixPlan], bindings: Bindings,
+                  jax: str) -> bool:
+    """Whether ``jax`` may be unbound where some inserted code runs: not bound on every
+    path to it (``import jax`` only under ``if TYPE_CHECKING:``, or after it). Code in an
+    expression (a lambda's body, a harness's string) runs later: it needs ``jax`` bound
+    by the end of the module."""
+    for node, at_end in _edit_nodes(plans):
+        if isinstance(node, (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite)):
+            if not bindings.bound(node, (jax,), at_end):
+                return True
+        elif not bindings.bound_at_module_end(jax):
+            return True
+    return False
+
+
+def _import_index(module: cst.Module, plans: Sequence[FixPlan], bindings: Bindings
+                  ) -> int | None:
+    """Where ``import jax`` goes among the module's statements so that it runs after the
+    module's own environment set-up (``os.environ["JAX_ENABLE_X64"] = "1"`` before the
+    first jax import decides how jax starts): right before the first statement that
+    imports from jax, or that holds inserted code running as the module runs, whichever
+    comes first; with neither, after the module's last import line. None: where libcst's
+    AddImportsVisitor puts it (the end of the first import block) is no earlier than that."""
+    body: list[cst.CSTNode] = list(module.body)
+    first_jax = next((i for i, stmt in enumerate(body)
+                      if any(_imports_from_jax(s) or _imports_jax_small(s)
+                             for s in walk_statements([stmt]))), None)
+    position = {id(stmt): i for i, stmt in enumerate(body)}
+    uses = [position[id(top)] for node, _ in _edit_nodes(plans)
+            if (top := bindings.top_level(node)) is not None and bindings.runs_at_import(node)]
+    candidates = [i for i in (first_jax, min(uses, default=None)) if i is not None]
+    if candidates:
+        place = min(candidates)
+    else:
+        imports = [i + 1 for i, stmt in enumerate(body) if isinstance(
+            stmt, cst.SimpleStatementLine) and all(
+            isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)]
+        if not imports:
+            return None
+        place = max(imports)
+    return None if place <= _first_import_block_end(module) else place
+
+
+def _imports_jax_small(stmt: cst.CSTNode) -> bool:
+    """A small statement ``import jax...`` or ``from jax... import ...``."""
+    if isinstance(stmt, cst.Import):
+        return any(_root(a.name) == "jax" for a in stmt.names)
+    return isinstance(stmt, cst.ImportFrom) and not stmt.relative \
+        and stmt.module is not None and _root(stmt.module) == "jax"
+
+
+def _add_import(module: cst.Module, guard: cst.Try | None, asname: str | None,
+                place: tuple[cst.Module, int, _Applier] | None = None) -> cst.Module:
     """``import jax`` (as ``asname``): inside the jax import guard if the module has one,
-    right before its first jax import, else where libcst's AddImportsVisitor puts it."""
+    right before its first jax import; else at ``place`` (the original module, the index
+    of the statement it goes before there, and the transformer that made ``module``), or
+    where libcst's AddImportsVisitor puts it."""
     if guard is not None and guard in module.body:
         assert isinstance(guard.body, cst.IndentedBlock)
         first = next(i for i, s in enumerate(guard.body.body) if _imports_from_jax(s))
@@ -347,6 +409,18 @@ def _add_import(module: cst.Module, guard: cst.Try | None, asname: str | None) -
         new_guard = guard.with_changes(body=guard.body.with_changes(body=body))
         return module.with_changes(
             body=[new_guard if s is guard else s for s in module.body])
+    if place is not None:
+        original, index, applier = place
+        # the statements before it, as the transformer wrote them (some became several)
+        at = sum(applier.emitted.get(s, 1) for s in original.body[:index])
+        body = list(module.body)
+        line = cst.parse_statement(f"import jax as {asname}\n" if asname else "import jax\n")
+        if at < len(body):
+            # the comment and blank lines above that statement go above the import
+            line = line.with_changes(leading_lines=getattr(body[at], "leading_lines", ()))
+            body[at] = body[at].with_changes(leading_lines=())
+        body.insert(at, line)
+        return module.with_changes(body=body)
     context = CodemodContext()
     AddImportsVisitor.add_needed_import(context, "jax", asname=asname)
     return AddImportsVisitor(context).transform_module(module)
@@ -363,10 +437,12 @@ def apply_plans(module: cst.Module, plans: Sequence[FixPlan]) -> cst.Module:
         plans = [p for p in plans if not any(isinstance(e, ReplaceExpr) for e in p.edits)]
         if not plans:
             return module
-    fixed = module.visit(_Applier(plans, jax))
+    bindings = Bindings(module, (jax,), walrus=False)  # (``jax := ...`` is not ours)
+    applier = _Applier(plans, jax)
+    fixed = module.visit(applier)
     guard = _jax_guard(fixed)  # the same statement, as the transformer returned it
-    if jax != "jax":
-        return _add_import(fixed, guard, jax)
-    if not _binds_jax(fixed):
-        fixed = _add_import(fixed, guard, None)
+    if jax != "jax" or _needs_import(module, plans, bindings, jax):
+        index = _import_index(module, plans, bindings)
+        place = None if index is None else (module, index, applier)
+        return _add_import(fixed, guard, None if jax == "jax" else jax, place)
     return fixed

@@ -32,7 +32,7 @@ class _Project:
     def __init__(self) -> None:
         self.resolver = Resolver(warn=lambda line: print(line, file=sys.stderr),
                                  known=list(CODES))
-        self.excluder = Excluder(self.resolver.for_folder)
+        self.excluder = Excluder(self.resolver.for_folder, warn=self.resolver.warn)
         self.modules: dict[str, dict[str, Any]] = {}
 
 

@@ -15,11 +15,11 @@ The flake8 plugin sees one file at a time and goes without.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from jaxlint.analysis.names import NO_EXTRAS, Extras
+from jaxlint.config import is_project_root
 from jaxlint.files import read
 
 if TYPE_CHECKING:
@@ -39,8 +39,8 @@ def module_names(path: str) -> list[str]:
     while os.path.isfile(os.path.join(folder, "__init__.py")):
         parts.insert(0, os.path.basename(folder))
         parent = os.path.dirname(folder)
-        if parent == folder:
-            break
+        if parent == folder or is_project_root(folder):
+            break  # (a checkout's root with an __init__.py: nothing above it is read)
         folder = parent
     names = [".".join(parts)] if parts else []
     if stem != "__init__" and stem not in names:
@@ -59,6 +59,8 @@ def import_roots(path: str, tops: dict[str, str] | None = None) -> list[str]:
     top = here
     while top not in tops and os.path.isfile(os.path.join(top, "__init__.py")):
         chain.append(top)
+        if is_project_root(top) or os.path.dirname(top) == top:
+            break  # the folder above a checkout is not the project's
         top = os.path.dirname(top)
     top = tops.get(top, top)
     for folder in chain:
@@ -115,14 +117,6 @@ def package_files(folder: str) -> list[str]:
             elif entry.name.endswith(".py"):
                 found.append(entry.path)
     return found[:MAX_CALLERS]
-
-
-def _reexport(data: bytes, name: str) -> str | None:
-    """The submodule a package's ``__init__`` imports ``name`` from (``from .sub import
-    name``, also in a parenthesised list), if any."""
-    found = re.search(rb"from[ \t]+\.([\w.]+)[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)\b"
-                      + re.escape(name.encode()) + rb"\b", data)
-    return found.group(1).decode() if found else None
 
 
 def _from_imports(path: str, module: str) -> dict[str, str]:
@@ -253,7 +247,8 @@ class ProjectIndex(Mapping[str, "Value"]):
         a ``bench_utils`` module that never names jax): the arguments of each call, as
         the callers' analyses see them. Callers are looked for in the helper's package
         (at most ``MAX_CALLERS`` files that spell the module's and a helper's name); each
-        is analysed once per run and recorded as a dependency of the helper's result."""
+        is analysed once per run; every file of the package is a dependency of the helper's
+        result (its content, and the package's list of files)."""
         from jaxlint.engine import SourceError, calls_in
 
         names = module_names(path)
@@ -263,13 +258,15 @@ class ProjectIndex(Mapping[str, "Value"]):
         stem = os.path.splitext(os.path.basename(path))[0].encode()
         out: dict[str, list[list[tuple[str | None, str, Value]]]] = {}
         for caller in self._package_files(path):
+            # Every file looked at is a dependency, callers or not: an existing file that
+            # starts calling the helper with JAX work changes the helper's findings.
+            self._sink().used.add(os.path.abspath(caller))
             try:
                 data = read(caller)
             except OSError:
                 continue
             if stem not in data or not any(h.encode() in data for h in helpers):
                 continue
-            self._sink().used.add(os.path.abspath(caller))
             caller_names = module_names(caller)
             try:
                 found = calls_in(data, set(wanted), self, caller_names[0] if caller_names
@@ -286,7 +283,8 @@ class ProjectIndex(Mapping[str, "Value"]):
         from jaxlint.cache import PACKAGE_FILES
 
         folder = os.path.dirname(os.path.abspath(path))
-        while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")):
+        while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")) \
+                and not is_project_root(folder) and os.path.dirname(folder) != folder:
             folder = os.path.dirname(folder)
         self._sink().used.add(folder + PACKAGE_FILES)
         return [f for f in package_files(folder) if f != os.path.abspath(path)]
@@ -321,10 +319,13 @@ class ProjectIndex(Mapping[str, "Value"]):
                     return True
                 if found and depth < 4:
                     # a package's ``__init__`` naming what a submodule defines
-                    # (``from .partitioner import PjitPartitioner``)
-                    sub = _reexport(found, parts[i])
-                    if sub is not None:
-                        return self._computes_of(f"{module}.{sub}.{parts[i]}", depth + 1)
+                    # (``from .partitioner import PjitPartitioner``): read once per module
+                    # with CPython's parser (a regular expression over the text was
+                    # quadratic on an unclosed ``from .m import (`` and ran for every call)
+                    origin = self._imported_from(module, parts[i])
+                    if origin is not None and origin.startswith(module + ".") \
+                            and origin != f"{module}.{parts[i]}":
+                        return self._computes_of(origin, depth + 1)
                 return False
         return False
 

@@ -13,16 +13,29 @@ It lints each Python document as the command line would lint the file at its pat
 
 It uses the library (``jaxlint.engine``) in process; it never runs the user's code. Needs
 pygls, the ``server`` extra.
+
+Lints run in worker threads, one at a time (the engine and the project index's caches are
+shared), never on the thread that reads the editor's messages: a change is linted once the
+edits pause (``DEBOUNCE_S``), a version superseded before its turn is never linted, and only
+the newest version's diagnostics are published; a request about another document waits
+for at most the one lint under way. Lines are counted as the protocol counts them (``\n``,
+``\r\n``, ``\r``), not as ``str.splitlines`` does (form feeds, U+2028, ``\x1c``...), and a
+document the editor has not opened is never read from disk (a FIFO there would hang).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import difflib
+import os
 import re
 import sys
+import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -46,6 +59,9 @@ FIX_ALL_TITLE = "Fix all jaxlint findings"
 _SYNTAX = "cannot parse"
 
 
+DEBOUNCE_S = 0.25  # a change is linted once the edits pause this long
+
+
 @dataclass
 class _Result:
     """What one text of a document gave: its findings and each fixable finding's own fix."""
@@ -56,6 +72,15 @@ class _Result:
     fixes: dict[tuple[str, int, int], tuple[tuple[str, ...], str]]
     problem: str | None = None  # a file-level error (too complex to analyse, ...)
     warnings: tuple[str, ...] = ()  # configurations ignored for safety, as the CLI warns
+    # the project's module files the analysis read or looked for (a save of one of them
+    # makes this result stale), and folders + PACKAGE_FILES for a helper's callers
+    deps: frozenset[str] = field(default_factory=frozenset)
+
+
+def lsp_lines(text: str) -> list[str]:
+    """The lines of ``text`` as the protocol counts them: broken at ``\n``, ``\r\n`` and
+    ``\r`` only, each with its line break."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
 
 
 class JaxlintServer(LanguageServer):
@@ -64,20 +89,71 @@ class JaxlintServer(LanguageServer):
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
         self.results: dict[str, _Result] = {}
         # What the project's other modules export, shared by every document; dropped when
-        # any document is saved, since a saved module may export something new.
+        # a document is saved, since a saved module may export something new.
         self.modules: dict[str, dict[str, object]] = {}
+        self.modules_stale = False
         self.warned: set[str] = set()
+        self.versions: dict[str, int | None] = {}  # uri -> the newest version received
+        self.lint_lock = threading.Lock()  # one lint (or fix) at a time
+        self._results_lock = threading.Lock()
+        self.workers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="jaxlint")
+        self._timers: dict[str, asyncio.TimerHandle] = {}
 
-    def result(self, doc: TextDocument) -> _Result:
-        text = doc.source
-        cached = self.results.get(doc.uri)
-        if cached is None or cached.text != text:
-            cached = self.results[doc.uri] = _lint(doc, text, self.modules)
-        return cached
+    def opened(self, uri: str) -> TextDocument | None:
+        """The document the editor has opened, or None: pygls would read an unopened one
+        from disk, and a request naming a FIFO would hang there."""
+        return self.workspace.text_documents.get(unquote(uri))
+
+    def cached(self, uri: str, text: str) -> _Result | None:
+        with self._results_lock:
+            found = self.results.get(uri)
+        return found if found is not None and found.text == text else None
+
+    def result_for(self, uri: str, path: str, text: str) -> _Result:
+        """The result for this text of the document (in a worker thread): cached, or
+        linted once the lint under way is done."""
+        found = self.cached(uri, text)
+        if found is not None:
+            return found
+        with self.lint_lock:
+            found = self.cached(uri, text)
+            if found is not None:
+                return found
+            if self.modules_stale:
+                self.modules.clear()
+                self.modules_stale = False
+            found = _lint(path, text, self.modules)
+            with self._results_lock:
+                self.results[uri] = found
+            return found
+
+    def forget(self, uri: str) -> None:
+        with self._results_lock:
+            self.results.pop(uri, None)
+
+    def dependents(self, path: str) -> list[str]:
+        """The open documents whose results depend on the file at ``path``."""
+        from jaxlint.cache import PACKAGE_FILES
+
+        path = os.path.abspath(path)
+        with self._results_lock:
+            items = list(self.results.items())
+        out = []
+        for uri, result in items:
+            for dep in result.deps:
+                if dep == path or (dep.endswith(PACKAGE_FILES) and path.startswith(
+                        dep[: -len(PACKAGE_FILES)] + os.sep)):
+                    out.append(uri)
+                    break
+        return out
+
+
+def _path_of(uri: str) -> str:
+    return to_fs_path(uri) or uri
 
 
 def _path(doc: TextDocument) -> str:
-    return to_fs_path(doc.uri) or doc.uri
+    return _path_of(doc.uri)
 
 
 @dataclass
@@ -99,7 +175,7 @@ def _scope(path: str, modules: dict[str, dict[str, object]]) -> _Scope:
     try:
         config: Config = resolver.for_file(path)
         # As the flake8 plugin does (--force-exclude): the editor names the file.
-        excluded = Excluder(resolver.for_folder).excluded(path, False)
+        excluded = Excluder(resolver.for_folder, warn=resolver.warn).excluded(path, False)
     except ConfigError as exc:
         return _Scope(None, f"configuration error: {exc}", tuple(warnings))
     if excluded or path.endswith(".ipynb"):
@@ -107,22 +183,23 @@ def _scope(path: str, modules: dict[str, dict[str, object]]) -> _Scope:
     return _Scope(for_file(path, config, modules), None, tuple(warnings))
 
 
-def _lint(doc: TextDocument, text: str, modules: dict[str, dict[str, object]]) -> _Result:
+def _lint(path: str, text: str, modules: dict[str, dict[str, object]]) -> _Result:
     from jaxlint.engine import fix_each
 
-    path = _path(doc)
     scope = _scope(path, modules)
     if scope.settings is None:
         return _Result(text, [], {}, scope.problem, scope.warnings)
+    index = scope.settings.index
     try:
         findings, fixes = fix_each(text, path, scope.settings)
     except SourceError as exc:
         if exc.message.startswith(_SYNTAX):
             return _Result(text, [], {}, None, scope.warnings)
         return _Result(text, [], {}, exc.message, scope.warnings)
+    deps = frozenset({*getattr(index, "used", ()), *getattr(index, "absent", ())})
     return _Result(text, findings,
                    {_key(f.finding): (f.plan.synced_exprs, str(f.source)) for f in fixes},
-                   None, scope.warnings)
+                   None, scope.warnings, deps)
 
 
 def _key(f: Finding) -> tuple[str, int, int]:
@@ -132,21 +209,23 @@ def _key(f: Finding) -> tuple[str, int, int]:
 # --- positions and edits ------------------------------------------------------------------
 
 
-def _range(doc: TextDocument, f: Finding) -> lsp.Range:
+def _client(doc: TextDocument, lines: Sequence[str], line: int, col: int) -> lsp.Position:
+    return doc.position_codec.position_to_client_units(lines, ServerTextPosition(line, col))
+
+
+def _range(doc: TextDocument, text: str, f: Finding) -> lsp.Range:
     """From the finding's column to the end of its line, in the client's position units."""
     line = f.line - 1
-    lines = doc.lines
+    lines = lsp_lines(text)
     content = lines[line].rstrip("\r\n") if 0 <= line < len(lines) else ""
     end = len(content.rstrip()) if len(content.rstrip()) > f.col else len(content)
-    start = doc.position_to_client_units(ServerTextPosition(line, f.col))
-    stop = doc.position_to_client_units(ServerTextPosition(line, end))
-    return lsp.Range(start, stop)
+    return lsp.Range(_client(doc, lines, line, f.col), _client(doc, lines, line, end))
 
 
 def _text_edits(doc: TextDocument, old: str, new: str) -> list[lsp.TextEdit]:
     """The change from ``old`` to ``new`` as whole-line edits (the fix touches few lines;
     replacing the document would move the cursor and lose the editor's folds)."""
-    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    a, b = lsp_lines(old), lsp_lines(new)
     edits = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag == "equal":
@@ -161,7 +240,7 @@ def _line_start(doc: TextDocument, lines: list[str], i: int) -> lsp.Position:
     and that line has no line break (there is no line ``i`` to start then)."""
     if i == len(lines) and lines and lines[-1] == lines[-1].rstrip("\r\n"):
         last = lines[-1]
-        return doc.position_to_client_units(ServerTextPosition(i - 1, len(last)))
+        return _client(doc, lines, i - 1, len(last))
     return lsp.Position(i, 0)
 
 
@@ -197,8 +276,8 @@ def fix_title(f: Finding, synced: Sequence[str]) -> str:
     return title + (" (unsafe fix)" if f.unsafe else "")
 
 
-def _diagnostic(doc: TextDocument, f: Finding) -> lsp.Diagnostic:
-    return lsp.Diagnostic(range=_range(doc, f), message=f.message,
+def _diagnostic(doc: TextDocument, text: str, f: Finding) -> lsp.Diagnostic:
+    return lsp.Diagnostic(range=_range(doc, text, f), message=f.message,
                           severity=lsp.DiagnosticSeverity.Warning, code=f.code, source=SOURCE)
 
 
@@ -221,49 +300,105 @@ def hover_text(f: Finding) -> str:
 def build_server() -> JaxlintServer:
     server = JaxlintServer()
 
-    def publish(ls: JaxlintServer, uri: str) -> None:
-        doc = ls.workspace.get_text_document(uri)
-        result = ls.result(doc)
+    def publish(ls: JaxlintServer, uri: str, version: int | None, result: _Result) -> None:
+        """In the message thread: diagnostics for ``result`` if it is still the newest."""
+        doc = ls.opened(uri)
+        if doc is None or ls.versions.get(uri) != version or doc.source != result.text:
+            return  # closed or changed since: the newer text's lint publishes
         for line in result.warnings:
             if line not in ls.warned:  # once, not on every keystroke
                 ls.warned.add(line)
                 ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Warning, line))
-        diagnostics = [_diagnostic(doc, f) for f in result.findings]
+        diagnostics = [_diagnostic(doc, result.text, f) for f in result.findings]
         if result.problem is not None:
             diagnostics.append(lsp.Diagnostic(
                 range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
                 message=result.problem, severity=lsp.DiagnosticSeverity.Error, source=SOURCE))
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-            uri=uri, version=doc.version, diagnostics=diagnostics))
+            uri=uri, version=version, diagnostics=diagnostics))
+
+    def lint_if_newest(ls: JaxlintServer, uri: str, version: int | None, text: str
+                       ) -> _Result | None:
+        """In a worker: lint, unless a newer version came while this one waited."""
+        if ls.versions.get(uri) != version:
+            return None
+        return ls.result_for(uri, _path_of(uri), text)
+
+    def start(ls: JaxlintServer, uri: str) -> None:
+        ls._timers.pop(uri, None)
+        doc = ls.opened(uri)
+        if doc is None:
+            return
+        version, text = doc.version, doc.source
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(ls.workers, lint_if_newest, ls, uri, version, text)
+
+        def done(f: asyncio.Future[_Result | None]) -> None:
+            if not f.cancelled() and f.exception() is None and f.result() is not None:
+                publish(ls, uri, version, f.result())  # type: ignore[arg-type]
+        future.add_done_callback(done)
+
+    def schedule(ls: JaxlintServer, uri: str, delay: float) -> None:
+        """Lint the document once ``delay`` has passed with no newer change."""
+        doc = ls.opened(uri)
+        ls.versions[uri] = doc.version if doc is not None else None
+        timer = ls._timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        ls._timers[uri] = asyncio.get_running_loop().call_later(delay, start, ls, uri)
+
+    async def result_now(ls: JaxlintServer, uri: str) -> tuple[TextDocument, _Result] | None:
+        """For a request: the document and the result for its text now (not from disk)."""
+        doc = ls.opened(uri)
+        if doc is None:
+            return None
+        text = doc.source
+        found = ls.cached(uri, text)
+        if found is None:
+            found = await asyncio.get_running_loop().run_in_executor(
+                ls.workers, ls.result_for, uri, _path(doc), text)
+        return doc, found
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: JaxlintServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        publish(ls, params.text_document.uri)
+        schedule(ls, params.text_document.uri, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: JaxlintServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        publish(ls, params.text_document.uri)
+        schedule(ls, params.text_document.uri, DEBOUNCE_S)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: JaxlintServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        ls.modules.clear()
-        ls.results.clear()
-        for uri in list(ls.workspace.text_documents):
-            publish(ls, uri)
+        # The saved file may be a module other documents use: they (and it) are linted
+        # again, with the project index read afresh; the others keep their results.
+        uri = params.text_document.uri
+        ls.modules_stale = True
+        again = {uri, *ls.dependents(_path_of(uri))}
+        for other in again:
+            ls.forget(other)
+            if ls.opened(other) is not None:
+                schedule(ls, other, 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: JaxlintServer, params: lsp.DidCloseTextDocumentParams) -> None:
-        ls.results.pop(params.text_document.uri, None)
+        uri = params.text_document.uri
+        timer = ls._timers.pop(uri, None)
+        if timer is not None:
+            timer.cancel()
+        ls.versions.pop(uri, None)
+        ls.forget(uri)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-            uri=params.text_document.uri, diagnostics=[]))
+            uri=uri, diagnostics=[]))
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
         code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL]))
-    def code_action(ls: JaxlintServer, params: lsp.CodeActionParams
-                    ) -> list[lsp.CodeAction]:
+    async def code_action(ls: JaxlintServer, params: lsp.CodeActionParams
+                          ) -> list[lsp.CodeAction]:
         uri = params.text_document.uri
-        doc = ls.workspace.get_text_document(uri)
-        result = ls.result(doc)
+        found = await result_now(ls, uri)
+        if found is None:
+            return []
+        doc, result = found
         only = params.context.only
 
         def wanted(kind: str) -> bool:
@@ -278,11 +413,12 @@ def build_server() -> JaxlintServer:
                 synced, fixed = result.fixes[_key(f)]
                 actions.append(lsp.CodeAction(
                     title=fix_title(f, synced), kind=lsp.CodeActionKind.QuickFix,
-                    diagnostics=[_diagnostic(doc, f)], is_preferred=not f.unsafe,
+                    diagnostics=[_diagnostic(doc, result.text, f)], is_preferred=not f.unsafe,
                     edit=lsp.WorkspaceEdit(changes={uri: _text_edits(doc, result.text,
                                                                       fixed)})))
         if wanted(FIX_ALL) and any(f.fixable and not f.unsafe for f in result.findings):
-            fixed_all = _fix_all(doc, result.text, ls.modules)
+            fixed_all = await asyncio.get_running_loop().run_in_executor(
+                ls.workers, _fix_all_locked, ls, _path(doc), result.text)
             if fixed_all is not None and fixed_all != result.text:
                 actions.append(lsp.CodeAction(
                     title=FIX_ALL_TITLE, kind=FIX_ALL,
@@ -291,11 +427,14 @@ def build_server() -> JaxlintServer:
         return actions
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-    def hover(ls: JaxlintServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        doc = ls.workspace.get_text_document(params.text_document.uri)
+    async def hover(ls: JaxlintServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        found = await result_now(ls, params.text_document.uri)
+        if found is None:
+            return None
+        doc, result = found
         pos = params.position
-        for f in ls.result(doc).findings:
-            r = _range(doc, f)
+        for f in result.findings:
+            r = _range(doc, result.text, f)
             if r.start.line == pos.line and r.start.character <= pos.character <= \
                     r.end.character:
                 return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, hover_text(f)),
@@ -305,12 +444,15 @@ def build_server() -> JaxlintServer:
     return server
 
 
-def _fix_all(doc: TextDocument, text: str, modules: dict[str, dict[str, object]]
-             ) -> str | None:
+def _fix_all_locked(ls: JaxlintServer, path: str, text: str) -> str | None:
+    with ls.lint_lock:
+        return _fix_all(path, text, ls.modules)
+
+
+def _fix_all(path: str, text: str, modules: dict[str, dict[str, object]]) -> str | None:
     """What ``jaxlint --fix`` would write for this document (safe fixes only)."""
     from jaxlint.engine import fix_source
 
-    path = _path(doc)
     scope = _scope(path, modules)
     if scope.settings is None:
         return None

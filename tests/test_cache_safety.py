@@ -3,7 +3,11 @@ stale and does not grow: issue 13, items 1 and 10."""
 
 from __future__ import annotations
 
+import json
 import os
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -236,3 +240,104 @@ def test_the_index_follows_no_link_out_of_the_tree(tmp_path: Path) -> None:
     (project / "lib" / "real_helpers.py").write_text(HELPERS)
     (project / "helpers.py").symlink_to(project / "lib" / "real_helpers.py")
     assert _lint(project, "--no-cache", "bench.py")[0] == 1
+
+
+# ------------------------------------------------ issue 26, items 4 and 5: committed caches
+def _lint_as(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real CLI, as a user whose cache key is kept under ``home`` (another machine)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(home))
+    result = subprocess.run([sys.executable, "-m", "jaxlint", *args], cwd=cwd, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+def _blank_findings(cache: Path) -> int:
+    """What a checkout's author does to a cache made on their machine before committing
+    it: every entry's findings emptied, the stat index dropped. How many entries."""
+    entries = [p for p in (cache / "2").glob("*.json") if p.name != "files.json"]
+    for p in entries:
+        entry = json.loads(p.read_text())
+        entry["findings"] = []
+        p.write_text(json.dumps(entry, separators=(",", ":")))
+    (cache / "2" / "files.json").unlink(missing_ok=True)
+    return len(entries)
+
+
+@pytest.mark.parametrize("files", [1, 60], ids=["entries", "with the stat index"])
+def test_a_committed_cache_with_blanked_findings_hides_nothing(tmp_path: Path, files: int
+                                                              ) -> None:
+    # Issue 26, item 4: the entry key (content, path, install) could be predicted, so a
+    # committed .jaxlint_cache whose findings were blanked hid them on a fresh checkout.
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    for i in range(files):
+        (checkout / f"bench{i}.py").write_text(MISTAKE)
+    author, user = tmp_path / "author-home", tmp_path / "user-home"
+    assert _lint_as(checkout, author, ".").returncode == 1  # the author's machine
+    assert _blank_findings(checkout / ".jaxlint_cache") == files
+    assert _lint_as(checkout, author, ".").returncode == 0  # their own key: it hides them
+    result = _lint_as(checkout, user, ".")  # this user's machine: the cache means nothing
+    assert result.returncode == 1, result.stderr
+    assert len(result.stdout.splitlines()) == files
+    key = user / "jaxlint" / "key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600 and not key.is_symlink()
+
+
+def test_a_key_that_is_a_link_or_not_private_means_no_cache(tmp_path: Path) -> None:
+    (tmp_path / "bench.py").write_text(MISTAKE)
+    home = tmp_path / "home"
+    (home / "jaxlint").mkdir(parents=True)
+    target = tmp_path / "known-key"
+    target.write_text("0" * 64)
+    (home / "jaxlint" / "key").symlink_to(target)
+    result = _lint_as(tmp_path, home, ".")
+    assert result.returncode == 1 and FINDING in result.stdout
+    assert "warning: not using the cache" in result.stderr and "key" in result.stderr
+    assert not (tmp_path / ".jaxlint_cache").exists()
+    (home / "jaxlint" / "key").unlink()
+    (home / "jaxlint" / "key").write_text("1" * 64)
+    (home / "jaxlint" / "key").chmod(0o644)
+    result = _lint_as(tmp_path, home, ".")
+    assert "is not a private file of this user" in result.stderr
+
+
+@pytest.mark.parametrize("shape", ["deep entry", "deep index", "huge index", "dense index"])
+def test_cache_json_that_jaxlint_did_not_write_is_a_miss(tmp_path: Path, shape: str) -> None:
+    # Issue 26, item 5: JSON nested very deeply in an entry or the stat index crashed the
+    # run with a traceback, and a stat index of 60-250 MB ran it out of memory.
+    if not Path("/proc/self/status").exists():
+        pytest.skip("the peak memory is read from /proc")
+    for i in range(60):  # enough files for the stat index to be read
+        (tmp_path / f"bench{i}.py").write_text(MISTAKE)
+    home = tmp_path / "home"
+    assert _lint_as(tmp_path, home, ".").returncode == 1
+    folder = tmp_path / ".jaxlint_cache" / "2"
+    if shape == "deep entry":
+        for p in folder.glob("*.json"):
+            if p.name != "files.json":
+                p.write_text("[" * 200_000 + "]" * 200_000)
+        (folder / "files.json").unlink(missing_ok=True)
+    elif shape == "deep index":
+        (folder / "files.json").write_text('{"a":' + "[" * 200_000 + "]" * 200_000 + "}")
+    elif shape == "huge index":
+        with open(folder / "files.json", "w") as f:
+            f.write('{"a":[' + "0," * (30 << 20) + "0]}")  # 60 MB
+    else:  # within the size bound, but many small objects
+        with open(folder / "files.json", "w") as f:
+            f.write('{"a":[' + "0," * (7 << 20) + "0]}")  # 14 MB
+    # the peak of this process's own memory (VmHWM starts anew at exec; ru_maxrss would
+    # count the test process it was forked from)
+    code = ("import sys\nfrom jaxlint.cli import main\nstatus = main(['.'])\n"
+            "peak = [line.split()[1] for line in open('/proc/self/status')"
+            " if line.startswith('VmHWM')]\n"
+            "print(peak[0], file=sys.stderr)\nsys.exit(status)\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(home))
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 1 and len(result.stdout.splitlines()) == 60
+    peak_kb = int(result.stderr.split()[-1])
+    assert peak_kb < 100_000, f"{peak_kb} kB at the peak"  # (this run: under 40 MB)

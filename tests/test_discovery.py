@@ -349,87 +349,12 @@ def test_a_fifo_or_device_as_configuration_never_hangs(private: Path) -> None:
     assert big.stderr == f"jaxlint: error: {fifo}: larger than 1024 KiB\n"
 
 
-# --- the matcher ----------------------------------------------------------------------------
-
-
-@pytest.mark.filterwarnings("ignore::FutureWarning")  # re's note on pathspec's "[[" regexes
-def test_simple_patterns_match_as_pathspec_does() -> None:
-    """Names and globs without a slash (the default list) skip pathspec for speed; on any
-    such patterns and any path they must answer as pathspec's gitignore matcher does."""
-    import pathspec
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
-    from jaxlint.files import _Patterns
-
-    part = st.text(alphabet="ab.-_", min_size=1, max_size=3).filter(lambda p: p not in (".", ".."))
-    glob = st.text(alphabet="ab.*?[]", min_size=1, max_size=4)
-    pattern = st.builds(lambda g, slash: g + ("/" if slash else ""), glob, st.booleans())
-    path = st.builds(lambda parts, folder: "/".join(parts) + ("/" if folder else ""),
-                     st.lists(part, min_size=1, max_size=4), st.booleans())
-
-    @settings(max_examples=400, deadline=None)
-    @given(st.lists(pattern, min_size=1, max_size=4), path)
-    def agree(patterns: list[str], rel: str) -> None:
-        fast = _Patterns(tuple(patterns))
-        try:
-            reference = pathspec.GitIgnoreSpec.from_lines(patterns)
-        except Exception:  # noqa: BLE001 - a glob pathspec rejects ("[" alone): not a case
-            return
-        assert fast.match_file(rel) == bool(reference.match_file(rel)), (patterns, rel)
-
-    agree()
-
-
-@pytest.mark.filterwarnings("ignore::FutureWarning")  # re's note on pathspec's "[[" regexes
-def test_gitignore_patterns_joined_answer_as_pathspec_does(monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
-    """A walk asks a .gitignore about every entry below it; once asked often, its patterns
-    are joined into one expression that says when none of them matches. On any patterns
-    (negations, slashes, ``**``, folders only) and any path, the answer must stay
-    pathspec's, below a named folder (``floor``) too."""
-    import pathspec
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
-    from jaxlint import files
-
-    monkeypatch.setattr(files._Answers, "JOIN_AFTER", 2)
-    part = st.text(alphabet="ab.-_", min_size=1, max_size=3).filter(lambda p: p not in (".", ".."))
-    glob = st.text(alphabet="ab.*?[]!/\\#\n", min_size=1, max_size=6)
-    path = st.builds(lambda parts, folder: "/".join(parts) + ("/" if folder else ""),
-                     st.lists(part | st.just("a\nb"), min_size=1, max_size=4), st.booleans())
-
-    @settings(max_examples=1000, deadline=None)
-    @given(st.lists(glob, min_size=1, max_size=5), path, st.sampled_from([None, "a/", "a/b/"]))
-    def agree(patterns: list[str], rel: str, floor: str | None) -> None:
-        try:
-            spec = pathspec.GitIgnoreSpec.from_lines(patterns)
-        except Exception:  # noqa: BLE001 - a pattern pathspec rejects: not a case
-            return
-        if floor is None:
-            expected = spec.check_file(rel).include
-        else:
-            if not rel.startswith(floor):
-                return
-            expected = None
-            for p in reversed(spec.patterns):
-                if p.include is not None and p.match_file(floor) is None \
-                        and p.match_file(rel) is not None:
-                    expected = p.include
-                    break
-        folder = rel[:rel.rstrip("/").rfind("/") + 1]  # what a walk's entry is in
-        answers = files._answers(spec, floor)
-        for _ in range(3):  # the patterns one by one, then joined
-            assert files._last_match(spec, rel, floor) == expected, (patterns, rel, floor)
-            assert answers(rel, folder) == expected, (patterns, rel, floor)
-
-    agree()
+# --- the matcher (tests/test_ignore.py compares it with git) -----------------------------
 
 
 def test_a_large_tree_is_walked_as_git_lists_it(private: Path) -> None:
-    """Enough files under each .gitignore that the walk joins their patterns: what is
-    checked is still what git lists, in a named subfolder too."""
+    """Many files under two .gitignore files: what is checked is what git lists, in a
+    named subfolder too."""
     git_init(private)
     write(private, ".gitignore", "out/\n*_gen.py\n!keep_gen.py\n/top.py\ndocs/**/skip*.py\n"
           "# a comment\nsub/deep/\n")
@@ -449,24 +374,3 @@ def test_a_large_tree_is_walked_as_git_lists_it(private: Path) -> None:
     assert sorted(reported(jaxlint(".", cwd=private))) == expected
     assert sorted(reported(jaxlint("pkg", cwd=private))) == [
         p for p in expected if p.startswith("pkg/")]
-
-
-def test_gitignore_patterns_that_cannot_be_joined_are_tried_one_by_one(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A pattern whose expression is not as pathspec writes them today (another group, other
-    flags) is never joined: the answers stay pathspec's."""
-    import re
-
-    import pathspec
-    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
-
-    from jaxlint import files
-
-    monkeypatch.setattr(files._Answers, "JOIN_AFTER", 2)
-    grouped = GitIgnoreSpecPattern(re.compile(r"^(?:.+/)?(gen)(?:/|$)"), True)
-    usual = pathspec.GitIgnoreSpec.from_lines(["*.tmp", "!keep.tmp"]).patterns
-    spec = pathspec.GitIgnoreSpec([grouped, *usual])
-    for rel, folder in [("a/gen/x.py", "a/gen/"), ("a/x.tmp", "a/"), ("keep.tmp", ""),
-                        ("a/b.py", "a/"), ("gen/", ""), ("b/c/d.py", "b/c/")] * 3:
-        assert files._answers(spec, None)(rel, folder) == spec.check_file(rel).include, rel
-    assert not files._answers(spec, None).joined.usable

@@ -91,6 +91,28 @@ def test_fix_changes_only_the_fixed_cells(tmp_path: Path) -> None:
     assert again.returncode == 0 and path.read_bytes() == after
 
 
+def test_fix_of_a_notebook_on_stdin_is_what_fix_writes(tmp_path: Path) -> None:
+    # An editor pipes the notebook's JSON with --fix --stdin-filename: it gets back what
+    # ``jaxlint --fix`` writes to the file, and the findings left on stderr (issue 26: it
+    # got the notebook back unchanged, no finding and exit 0).
+    data = notebook(SETUP, code("%timeit f(x)"),
+                    code("t0 = time.perf_counter()\ny = f(x)\n"
+                         "while time.perf_counter() - t0 < 1:\n    y = f(y)"))
+    path = tmp_path / "bench.ipynb"
+    path.write_bytes(data)
+    piped = jaxlint("--fix", "--stdin-filename", "bench.ipynb", "-", cwd=tmp_path,
+                    input=data.decode())
+    assert jaxlint("--fix", "bench.ipynb", cwd=tmp_path).returncode == 0
+    assert piped.stdout == path.read_text() != data.decode()
+    assert "jax.block_until_ready(f(x))" in piped.stdout
+    assert piped.returncode == 0, piped.stderr
+    # a notebook that cannot be read is one error line, and the buffer comes back as it was
+    broken = jaxlint("--fix", "--stdin-filename", "bench.ipynb", "-", cwd=tmp_path,
+                     input='{"cells": [')
+    assert broken.returncode == 2 and broken.stdout == '{"cells": ['
+    assert broken.stderr.startswith("bench.ipynb: error: ")
+
+
 def test_fix_adds_import_jax_to_first_code_cell() -> None:
     data = notebook(MARKDOWN, code("import time\nimport jax.numpy as jnp\nx = jnp.ones(3)"),
                     code("t0 = time.perf_counter()\ny = jnp.sin(x)\n"

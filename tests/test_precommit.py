@@ -123,7 +123,7 @@ def stage(project: Path, home: Path, files: dict[str, str]) -> None:
         path = project / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    _git("add", *files, cwd=project, env=_env(home))
+    _git("add", "--", *files, cwd=project, env=_env(home))
 
 
 def test_manifest_is_valid() -> None:
@@ -133,8 +133,8 @@ def test_manifest_is_valid() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     hooks = {h["id"]: h for h in yaml.safe_load(manifest.read_text())}
     assert set(hooks) == {"jaxlint", "jaxlint-fix"}
-    assert hooks["jaxlint"]["entry"] == "jaxlint --force-exclude"
-    assert hooks["jaxlint-fix"]["entry"] == "jaxlint --fix --force-exclude"
+    assert hooks["jaxlint"]["entry"] == "jaxlint --pre-commit --force-exclude"
+    assert hooks["jaxlint-fix"]["entry"] == "jaxlint --pre-commit --fix --force-exclude"
     for hook in hooks.values():
         assert hook["language"] == "python"
         assert hook.get("pass_filenames", True) is True
@@ -232,3 +232,60 @@ def test_staged_files_the_configuration_excludes_are_not_checked(project: Path,
     assert result.returncode == 1, out
     assert FINDING.search(out), out
     assert "gen/bad.py" not in out
+
+
+# Staged files named like each option that could make the hook pass or write a file; each
+# holds a mistake, so each must be reported, and nothing may be written.
+OPTION_NAMES = ("--stdin-filename=x.py", "--extend-exclude=*.py", "--output-file=victim.py",
+                "--exclude=*.py", "--config=x.py", "--", "--exit-zero", "-q", "--select",
+                "--no-index", "--format=json")
+
+
+@pytest.mark.parametrize("args", [None, ["--select=JAX1", "--no-cache"]])
+def test_staged_files_named_like_options_are_linted(project: Path, home: Path,
+                                                    args: list[str] | None) -> None:
+    # Issue 26: the entry had no end of options, so these names made the hook pass while
+    # findings existed, or overwrote victim.py. With a user's ``args:`` the options must
+    # still be options (``--select=JAX1`` still selects, so JAX101 is still reported).
+    if args is not None:
+        config = yaml.safe_load((project / ".pre-commit-config.yaml").read_text())
+        config["repos"][0]["hooks"] = [{"id": "jaxlint", "args": args}]
+        (project / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+        stage(project, home, {".pre-commit-config.yaml": yaml.safe_dump(config)})
+    files = {name: ("#!/usr/bin/env python3\n" + MISTAKE if not name.endswith(".py")
+                    else MISTAKE) for name in OPTION_NAMES}
+    files["victim.py"] = CLEAN
+    for name, text in files.items():
+        (project / name).write_text(text)
+        if not name.endswith(".py"):
+            (project / name).chmod(0o755)  # identify reads the shebang of executables only
+    stage(project, home, files)
+    hooks = ("jaxlint",) if args is not None else ("jaxlint", "jaxlint-fix")
+    for hook in hooks:
+        result = pre_commit(project, home, "run", hook, "--all-files")
+        out = result.stdout + result.stderr
+        assert result.returncode == 1, out
+        if hook == "jaxlint":
+            for name in OPTION_NAMES:
+                line = 9 if not name.endswith(".py") else 8
+                assert re.search(rf"^{re.escape(name)}:{line}:\d+: JAX101 ", out, re.M), out
+        else:
+            assert "files were modified by this hook" in out
+            for name in OPTION_NAMES:
+                assert "jax.block_until_ready(y)" in (project / name).read_text(), name
+        assert (project / "victim.py").read_text() == CLEAN
+
+
+def test_a_tracked_file_that_gitignore_lists_is_checked_by_the_hook(project: Path,
+                                                                    home: Path) -> None:
+    # Issue 26, item 7: with --force-exclude the hook skipped a staged file .gitignore lists
+    # (added with git add -f); git does not ignore what it tracks, and neither does jaxlint.
+    (project / ".gitignore").write_text("*_gen.py\n")
+    (project / "kept_gen.py").write_text(MISTAKE)
+    env = _env(home)
+    _git("add", ".gitignore", cwd=project, env=env)
+    _git("add", "-f", "kept_gen.py", cwd=project, env=env)
+    result = pre_commit(project, home, "run", "jaxlint", "--all-files")
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert re.search(r"^kept_gen\.py:8:\d+: JAX101 ", out, re.M), out

@@ -143,9 +143,25 @@ def client(tmp_path: Path):  # type: ignore[no-untyped-def]
         c.proc.wait()
 
 
+def protocol_lines(text: str) -> list[str]:
+    """Lines as an editor following the protocol counts them: ended by \\n, \\r\\n or \\r
+    only (not by the form feeds, U+2028 and \\x1c-\\x1e that str.splitlines also breaks at)."""
+    lines, start, i = [], 0, 0
+    while i < len(text):
+        if text[i] in "\r\n":
+            end = i + 2 if text[i:i + 2] == "\r\n" else i + 1
+            lines.append(text[start:end])
+            start = i = end
+        else:
+            i += 1
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
+
+
 def apply_edits(text: str, edits: list[dict[str, Any]]) -> str:
     """Apply LSP TextEdits (positions in UTF-16 units, the protocol's default)."""
-    lines = text.splitlines(keepends=True)
+    lines = protocol_lines(text)
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
@@ -351,4 +367,155 @@ def test_server_cli_and_flake8_agree_on_a_configured_project(client: Client,
                     f"{d['range']['start']['character'] + 1} {d['code']}"
                     for d in client.diagnostics(uri)]
     assert sorted(got) == expected
+    assert client.stop() == 0
+
+
+def test_an_ignore_line_or_a_deep_path_never_costs_the_diagnostics(client: Client,
+                                                                   tmp_path: Path) -> None:
+    # Issue 26: a .gitignore line with many stars hung the server's ignore check (pathspec's
+    # regular expressions backtracked), and a file 1,100 folders deep got no diagnostics (the
+    # ignore lookup recursed once a folder).
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("*a" * 40 + "*b\n")
+    long = tmp_path / ("a" * 200 + ".py")
+    folder = tmp_path
+    for _ in range(1_100):
+        folder = folder / "d"
+        folder.mkdir()
+    deep = folder / "bench.py"
+    try:
+        client.start(tmp_path)
+        for path in (long, deep):
+            path.write_text(MISTAKE)
+            uri = client.open(path, MISTAKE)
+            assert [d["code"] for d in client.diagnostics(uri)] == ["JAX101"], path.name
+        assert client.stop() == 0
+    finally:
+        deep.unlink(missing_ok=True)
+        while folder != tmp_path:  # bottom up: shutil.rmtree recurses once a level
+            folder.rmdir()
+            folder = folder.parent
+
+
+# --- issue 26, items 9 and 10 and two low ones ------------------------------------------------
+
+ODD_LINES = ("# a form feed\n\x0c\n"
+             "s = 'U+2028 \u2028 inside'  # str.splitlines breaks here\n"
+             "t = 'file separators \x1c\x1d\x1e and NEL \x85'\n")
+
+
+def test_lines_are_counted_as_the_protocol_counts_them(client: Client, tmp_path: Path
+                                                       ) -> None:
+    # Issue 26, item 9: after a form feed, U+2028 or \x1c-\x1e/\x85 the server's line
+    # numbers (str.splitlines) were not the editor's: the sync landed after the clock read,
+    # and "fix all" gave another text than --fix.
+    from helpers import jaxlint as cli
+
+    text = MISTAKE.replace("x = jnp.ones", ODD_LINES + "x = jnp.ones")
+    path = tmp_path / "bench.py"
+    path.write_bytes(text.encode())
+    client.start(tmp_path)
+    uri = client.open(path, text)
+    (diag,) = client.diagnostics(uri)
+    (finding,) = lint_source(text)
+    assert diag["range"]["start"] == {"line": finding.line - 1, "character": finding.col}
+    actions = {a["title"]: a for a in client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": diag["range"],
+        "context": {"diagnostics": [diag]}})}
+    quick = apply_edits(text, actions["Sync `y` before reading the clock"]["edit"]["changes"][uri])
+    assert quick == fix_source(text).source
+    fix_all = apply_edits(text, actions["Fix all jaxlint findings"]["edit"]["changes"][uri])
+    assert cli("--fix", "--no-cache", "bench.py", cwd=tmp_path).returncode == 0
+    assert fix_all == path.read_bytes().decode()
+    assert "jax.block_until_ready(y)\nprint(time.perf_counter() - t0)" in fix_all
+    assert client.stop() == 0
+
+
+SLOW = "import time\nimport jax.numpy as jnp\nx = jnp.ones(3)\nt0 = time.perf_counter()\n" \
+    "d = {\n" + "".join(f"    'k{i}': jnp.sin(x),\n" for i in range(1_500)) + "}\n" \
+    "print(time.perf_counter() - t0)\n"
+
+
+def test_superseded_edits_are_not_linted_and_other_documents_wait_for_one_lint_at_most(
+        client: Client, tmp_path: Path) -> None:
+    # Issue 26, item 10: the server linted every superseded edit in full, on the thread that
+    # reads the editor's messages: 8 quick edits of a file taking 2.8 s delayed a hover on
+    # another file by 25 s. Measured as a ratio to one lint of the slow file.
+    import time
+
+    client.start(tmp_path)
+    slow = client.open(tmp_path / "slow.py", SLOW)
+    assert client.diagnostics(slow)  # (the first lint also imports the engine)
+    start = time.monotonic()
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": slow, "version": 2},
+        "contentChanges": [{"text": SLOW + "# edit 2\n"}]})
+    assert client.diagnostics(slow)
+    one_lint = time.monotonic() - start
+    for version in range(3, 11):
+        client.notify("textDocument/didChange", {
+            "textDocument": {"uri": slow, "version": version},
+            "contentChanges": [{"text": SLOW + f"# edit {version}\n"}]})
+    start = time.monotonic()
+    other = client.open(tmp_path / "other.py", MISTAKE)
+    hover = client.request("textDocument/hover", {
+        "textDocument": {"uri": other}, "position": {"line": 7, "character": 10}})
+    waited = time.monotonic() - start
+    assert hover is not None and "JAX101" in hover["contents"]["value"]
+    assert waited < 1.5 * one_lint, (waited, one_lint)
+    # only the newest version of the slow file is published
+    versions = []
+    while 10 not in versions:
+        note = client.notification("textDocument/publishDiagnostics")
+        if note["uri"] == slow:
+            versions.append(note.get("version"))
+    assert versions == [10], versions
+    assert client.stop() == 0
+
+
+def test_a_request_about_an_unopened_fifo_never_hangs(client: Client, tmp_path: Path) -> None:
+    # Low item of issue 26: pygls reads a document the editor never opened from disk, and a
+    # FIFO there hung the request (and the server).
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    client.start(tmp_path)
+    uri = fifo.as_uri()
+    assert client.request("textDocument/hover", {
+        "textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}) is None
+    assert client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri},
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+        "context": {"diagnostics": []}}) == []
+    bench = client.open(tmp_path / "bench.py", MISTAKE)
+    assert [d["code"] for d in client.diagnostics(bench)] == ["JAX101"]
+    assert client.stop() == 0
+
+
+def test_a_save_lints_again_only_the_documents_that_depend_on_it(client: Client,
+                                                                   tmp_path: Path) -> None:
+    # Low item of issue 26: every save linted every open document again.
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    ops = tmp_path / "pkg" / "ops.py"
+    ops.write_text("import jax.numpy as jnp\n\n\ndef step(x):\n    return jnp.sin(x)\n")
+    user = ("import time\n\nimport jax.numpy as jnp\nfrom pkg.ops import step\n\n"
+            "x = jnp.ones(3)\nt0 = time.perf_counter()\ny = step(x)\n"
+            "print(time.perf_counter() - t0)\n")
+    (tmp_path / "user.py").write_text(user)
+    client.start(tmp_path)
+    docs = {name: client.open(tmp_path / name, (tmp_path / name).read_text()
+                              if (tmp_path / name).exists() else MISTAKE)
+            for name in ("pkg/ops.py", "user.py", "unrelated.py")}
+    for uri in docs.values():
+        client.diagnostics(uri)
+    assert not [n for n in client.notes if n["method"] == "textDocument/publishDiagnostics"]
+    client.notify("textDocument/didSave", {"textDocument": {"uri": docs["pkg/ops.py"]}})
+    again = {client.notification("textDocument/publishDiagnostics")["uri"] for _ in range(2)}
+    assert again == {docs["pkg/ops.py"], docs["user.py"]}
+    # a document opened after the save is linted after what the save started
+    later = client.open(tmp_path / "later.py", MISTAKE)
+    published = []
+    while later not in published:
+        published.append(client.notification("textDocument/publishDiagnostics")["uri"])
+    assert docs["unrelated.py"] not in published, published
     assert client.stop() == 0

@@ -93,3 +93,19 @@ def test_a_named_setup_py_is_not_run_and_a_named_clean_script_is(tmp_path: Path)
     assert status == 0, err
     assert sorted(p.name for p in mark.iterdir()) == ["clean"]
     assert [r["verdict"] for r in rows] == [NOT_RUN_SETUP, "no findings: left alone"]
+
+
+@pytest.mark.slow
+def test_a_link_into_a_skipped_folder_is_never_run(tmp_path: Path) -> None:
+    # Issue 26 (low): a folder walk kept bench.py, a link to build/evil.py, under the
+    # link's name, and verify ran what build/ holds. A link runs only when named.
+    from jaxlint.verify import discover
+
+    root, mark = _tree(tmp_path)
+    (root / "linked.py").symlink_to(root / "build" / "lib" / "bench.py")
+    (root / "also.py").symlink_to(root / "bench.py")  # a link to a walked file: that file
+    found = sorted(p.name for p in discover([root]))
+    assert found == ["bench.py", "clean.py"], found
+    status, rows, err = _verify(str(root), "--all")
+    assert status == 0, err
+    assert sorted(p.name for p in mark.iterdir()) == ["bench", "clean"]

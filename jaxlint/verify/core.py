@@ -65,7 +65,8 @@ def targets(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
     """Each script to consider, with whether the user named it (rather than a folder
     holding it). Folders are searched as ``jaxlint`` searches them: the same skips
     (virtual environments, site-packages, build/, node_modules, caches), no symlinked
-    folders, no links out of the tree; only ``*.py``, and nothing in a hidden folder."""
+    folders, no links out of the tree; only ``*.py``, nothing in a hidden folder, and no
+    symlinked file (it may point into build/ or an environment)."""
     from jaxlint.files import PathError
     from jaxlint.files import discover as lint_discover
 
@@ -78,6 +79,11 @@ def targets(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
                     continue
                 # Hidden folders too (.hidden/, .tox-like tools' own): running is not linting.
                 if any(part.startswith(".") for part in Path(item).relative_to(path).parts):
+                    continue
+                # A link the walk kept points at a file it would not have reached by a plain
+                # path (the walk keeps the plain one otherwise): in build/, in a virtual
+                # environment. Running is not linting: a link is run only when named.
+                if Path(item).is_symlink():
                     continue
                 found.append((Path(item), False))
         elif path.is_file():

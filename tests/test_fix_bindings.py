@@ -1,0 +1,215 @@
+"""Fixes that must not break the program (issue 26, item 16): a fix is offered only where
+every name it reads is bound on every path to it, and ``import jax`` goes after the module's
+environment set-up. Checked by running the fixed programs under real JAX (CPU)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jaxlint import fix_source, lint_source
+
+HEAD = "import time\n\nimport jax.numpy as jnp\n\nx = jnp.ones((4, 4))\n"
+
+# Each: a program whose fix would read a name that is unbound on some path that reaches it.
+WITHHELD = {
+    # the loop over an unknown iterable may run zero times (here: it does)
+    "loop_may_not_run": HEAD + """\
+import sys
+
+t0 = time.perf_counter()
+for item in sys.argv[1:]:
+    y = jnp.dot(x, x)
+print("elapsed", time.perf_counter() - t0)
+""",
+    "loop_in_a_function": HEAD + """\
+def bench(batches):
+    t0 = time.perf_counter()
+    for b in batches:
+        out = jnp.dot(b, b)
+    return time.perf_counter() - t0
+
+
+print("elapsed", bench([]))
+""",
+    # Python deletes ``e`` when the handler ends
+    "except_as_name": HEAD + """\
+class Boom(Exception):
+    pass
+
+
+t0 = time.perf_counter()
+try:
+    raise Boom()
+except Boom as e:
+    e = jnp.dot(x, x)
+print("elapsed", time.perf_counter() - t0)
+""",
+}
+
+# Each: a program whose fix is safe, and must keep being offered, and run.
+OFFERED = {
+    "type_checking_import": """\
+import time
+from typing import TYPE_CHECKING
+
+import jax.numpy as jnp
+
+if TYPE_CHECKING:
+    import jax
+
+x = jnp.ones((4, 4))
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+print("elapsed", time.perf_counter() - t0)
+""",
+    "type_checking_import_in_a_function": """\
+import time
+from typing import TYPE_CHECKING
+
+import jax.numpy as jnp
+
+if TYPE_CHECKING:
+    import jax
+
+
+def bench(x):
+    t0 = time.perf_counter()
+    y = jnp.dot(x, x)
+    return time.perf_counter() - t0
+
+
+print("elapsed", bench(jnp.ones((4, 4))))
+""",
+    "loop_over_a_literal_runs": HEAD + """\
+t0 = time.perf_counter()
+for k in (1, 2, 3):
+    y = jnp.dot(x, x) * k
+print("elapsed", time.perf_counter() - t0)
+""",
+    "while_true_with_break": HEAD + """\
+t0 = time.perf_counter()
+n = 0
+while True:
+    y = jnp.dot(x, x)
+    n += 1
+    if n == 3:
+        break
+print("elapsed", time.perf_counter() - t0)
+""",
+    "bound_before_the_loop": HEAD + """\
+import sys
+
+t0 = time.perf_counter()
+y = x
+for item in sys.argv[1:]:
+    y = jnp.dot(y, x)
+print("elapsed", time.perf_counter() - t0)
+""",
+}
+
+# ``import jax`` must run after the module's own set-up of how jax starts.
+ENVIRONMENT = {
+    "environ_before_the_first_jax_import": """\
+import os
+import time
+
+os.environ["JAX_ENABLE_X64"] = "1"
+
+import jax.numpy as jnp
+
+x = jnp.ones((4, 4))
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+print("elapsed", time.perf_counter() - t0)
+print("dtype", y.dtype)
+""",
+    "environ_after_a_function": """\
+import os
+import time
+
+
+def bench(x):
+    t0 = time.perf_counter()
+    y = jnp.dot(x, x)
+    print("elapsed", time.perf_counter() - t0)
+    return y
+
+
+os.environ.setdefault("JAX_ENABLE_X64", "true")
+import jax.numpy as jnp  # noqa: E402
+
+print("dtype", bench(jnp.ones((4, 4))).dtype)
+""",
+    "environ_in_a_block": """\
+import os
+import time
+
+if "JAX_ENABLE_X64" not in os.environ:
+    os.environ["JAX_ENABLE_X64"] = "1"
+# jax reads it when first imported
+from jax import numpy as jnp
+
+x = jnp.ones((4, 4))
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+print("elapsed", time.perf_counter() - t0)
+print("dtype", y.dtype)
+""",
+}
+
+
+def _run(tmp_path: Path, name: str, source: str) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PYTHON", "JAX_", "XLA_"))}
+    env["JAX_PLATFORMS"] = "cpu"
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          env=env, timeout=300, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("name", sorted(WITHHELD))
+def test_a_fix_that_would_read_an_unbound_name_is_withheld(name: str) -> None:
+    source = WITHHELD[name]
+    (finding,) = [f for f in lint_source(source) if f.code == "JAX101"]
+    assert not finding.fixable, name  # the finding stays; its fix is not offered
+    assert fix_source(source).source == source
+
+
+@pytest.mark.parametrize("name", sorted(OFFERED))
+def test_a_fix_whose_names_are_bound_on_every_path_is_offered(name: str) -> None:
+    result = fix_source(OFFERED[name])
+    assert result.fixed == 1 and not result.remaining, name
+    fixed = str(result.source)
+    assert "jax.block_until_ready(" in fixed
+    if "TYPE_CHECKING" in fixed:  # the import under TYPE_CHECKING does not run
+        assert "\nimport jax\n" in fixed.split("if TYPE_CHECKING:")[0]
+
+
+@pytest.mark.parametrize("name", sorted(ENVIRONMENT))
+def test_import_jax_goes_after_the_environment_set_up(name: str) -> None:
+    source = ENVIRONMENT[name]
+    fixed = str(fix_source(source).source)
+    assert fixed.count("\nimport jax\n") == 1, fixed
+    setup = max(fixed.index("JAX_ENABLE_X64"), 0)
+    assert fixed.index("\nimport jax\n") > setup, fixed
+    assert not lint_source(fixed)
+
+
+@pytest.mark.slow
+def test_the_fixed_programs_run(tmp_path: Path) -> None:
+    """Under real JAX: every program runs after ``--fix`` as before it (nothing raises
+    NameError or UnboundLocalError), and the set-up it made (64-bit floats) still holds."""
+    for name, source in {**WITHHELD, **OFFERED, **ENVIRONMENT}.items():
+        fixed = str(fix_source(source).source)
+        before, after = _run(tmp_path, f"{name}_before", source), _run(tmp_path, name, fixed)
+        assert before.returncode == 0, (name, before.stderr[-2000:])
+        assert after.returncode == 0, (name, after.stderr[-2000:])
+        assert "elapsed" in after.stdout, name
+        if name in ENVIRONMENT:
+            assert "dtype float64" in after.stdout, (name, fixed)
