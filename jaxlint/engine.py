@@ -200,7 +200,8 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
                           report.explanation))
     # The names the fixes read, each asked whether it is bound on every path to its fix
     # (one walk of the module for all of them, tracking those names only).
-    uses = {id(plan): plan_names(plan) for *_, plan, _ in found if plan is not None}
+    uses = {id(plan): plan_names(plan) for *_, first, _ in found if first is not None
+            for plan in (first, *first.fallbacks)}
     bindings = None
     if uses:
         from jaxlint.bindings import Bindings
@@ -211,11 +212,15 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
     out: list[tuple[Finding, FixPlan | None]] = []
     for code, message, line, col, region, plan, explanation in found:
         if plan is not None:
-            use = uses[id(plan)]
             assert bindings is not None
-            if use is None or not all(bindings.bound(node, names, at_end)
-                                      for node, at_end, names in use):
-                plan = None  # the finding stays, without a fix that could not run
+            runnable = None
+            for candidate in (plan, *plan.fallbacks):
+                use = uses[id(candidate)]
+                if use is not None and all(bindings.bound(node, names, at_end)
+                                           for node, at_end, names in use):
+                    runnable = candidate
+                    break
+            plan = runnable  # None: the finding stays, without a fix that could not run
         finding = Finding(code, message, line, col, plan is not None, region, path,
                           unsafe=plan is not None and plan.unsafe, explanation=explanation)
         out.append((finding, plan))

@@ -78,6 +78,10 @@ Edit = InsertSync | InsertBind | WrapSync | WrapExpr | ReplaceExpr | MoveAfter
 class FixPlan:
     edits: tuple[Edit, ...]
     unsafe: bool = False
+    # plans that do the same with fewer names (one result that alone covers the work): the
+    # engine takes the first whose names are bound on every path when this one's are not
+    # (``w`` bound before a loop rather than ``loss``, bound only in it)
+    fallbacks: tuple[FixPlan, ...] = ()
 
     @property
     def synced_exprs(self) -> tuple[str, ...]:
@@ -201,7 +205,17 @@ def sync_before_stop(flow: FlowAnalysis, region: Region, order: Order) -> FixPla
     edits: list[Edit] = [WrapSync(w) for w in wraps]
     if names:
         edits.append(InsertSync(region.where.node, tuple(names), at_end=region.where.at_end))
-    return FixPlan(tuple(edits))
+    fallbacks: list[FixPlan] = []
+    if len(names) > 1 and not wraps:
+        # any one held result that alone covers every piece of the region's work
+        snap = region.snapshot
+        for name, value in sorted(snap.holders.items()):
+            if name in snap.unbound or value.container:
+                continue
+            if all(s in snap.ticks and value.covers(s, snap.ticks[s]) for s in region.unsynced):
+                fallbacks.append(FixPlan((InsertSync(region.where.node, (entry_code(name),),
+                                                     at_end=region.where.at_end),)))
+    return FixPlan(tuple(edits), fallbacks=tuple(fallbacks[:4]))
 
 
 class _Blocks:
