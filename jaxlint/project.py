@@ -73,7 +73,7 @@ def import_roots(path: str, tops: dict[str, str] | None = None) -> list[str]:
     # ``src/`` and ``python/`` (``pip install -e .`` puts them on the path), and the folder
     # above a package without ``__init__.py`` (a namespace package, ``src/trainer/``).
     folder = here
-    if not chain and folder != cwd:
+    if not chain and folder != cwd and _inside(os.path.dirname(folder), cwd):
         roots.append(os.path.dirname(folder))
     while folder != os.path.dirname(folder) and _inside(folder, cwd) and folder != cwd:
         if os.path.basename(folder) in _LAYOUT_ROOTS:
@@ -98,6 +98,19 @@ MAX_CALLERS = 200  # files of a timing helper's package looked through for its c
 _linting: list[ProjectIndex] = []
 
 
+def _project_top(folder: str) -> bool:
+    """A project's top folder: a repository's (``is_project_root``) or one with the files
+    that describe a Python project."""
+    return is_project_root(folder) or any(
+        os.path.isfile(os.path.join(folder, f)) for f in ("pyproject.toml", "setup.py",
+                                                          "setup.cfg"))
+
+
+# Folders of a project that hold no code of its own (environments, builds, caches).
+_NOT_SOURCES = frozenset({"venv", "env", "site-packages", "node_modules", "build", "dist",
+                          "__pycache__", "_build", "wheelhouse"})
+
+
 def package_files(folder: str) -> list[str]:
     """The .py files under ``folder`` (at most ``MAX_CALLERS``, in a stable order), without
     following links or entering hidden folders."""
@@ -110,7 +123,8 @@ def package_files(folder: str) -> list[str]:
         except OSError:
             continue
         for entry in entries:
-            if entry.name.startswith(".") or entry.is_symlink():
+            if entry.name.startswith(".") or entry.is_symlink() or (
+                    entry.name in _NOT_SOURCES):
                 continue
             if entry.is_dir(follow_symlinks=False):
                 todo.append(entry.path)
@@ -245,8 +259,8 @@ class ProjectIndex(Mapping[str, "Value"]):
                  ) -> dict[str, list[list[tuple[str | None, str, Value]]]]:
         """How other modules of the project call ``path``'s timing helpers (``time_it`` of
         a ``bench_utils`` module that never names jax): the arguments of each call, as
-        the callers' analyses see them. Callers are looked for in the helper's package
-        (at most ``MAX_CALLERS`` files that spell the module's and a helper's name); each
+        the callers' analyses see them. Callers are looked for in the helper's project (at
+        most ``MAX_CALLERS`` files that spell the module's and a helper's name); each
         is analysed once per run; every file of the package is a dependency of the helper's
         result (its content, and the package's list of files)."""
         from jaxlint.engine import SourceError, calls_in
@@ -286,6 +300,15 @@ class ProjectIndex(Mapping[str, "Value"]):
         while os.path.isfile(os.path.join(os.path.dirname(folder), "__init__.py")) \
                 and not is_project_root(folder) and os.path.dirname(folder) != folder:
             folder = os.path.dirname(folder)
+        # Callers of a timing helper are looked for in the whole project (a package's
+        # ``utils.timing`` called by the scripts beside the package): up to the project's
+        # root (a folder with a project marker) inside the working folder, if there is one.
+        cwd, up = os.getcwd(), folder
+        while not _project_top(up) and _inside(os.path.dirname(up), cwd) and (
+                os.path.dirname(up) != up):
+            up = os.path.dirname(up)
+        if _project_top(up) and _inside(up, cwd):
+            folder = up
         self._sink().used.add(folder + PACKAGE_FILES)
         return [f for f in package_files(folder) if f != os.path.abspath(path)]
 

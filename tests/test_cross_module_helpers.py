@@ -589,3 +589,17 @@ def test_a_module_without_jax_gets_no_jax_work_from_its_own_arrays(tmp_path: Pat
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj", cwd=tmp_path)
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
         ["proj/torch_bench.py:14:12:", "JAX101"]], lint.stdout
+
+
+def test_callers_of_a_timing_helper_are_found_beside_its_package(tmp_path: Path) -> None:
+    """The timing helper lives in a package (``benchkit.bench_utils``), its caller in a
+    script beside the package, at the project's root: the callers are looked for in the
+    project, not only in the helper's package."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    _package(tmp_path, "benchkit", bench_utils=BENCH_UTILS, kernels=KERNELS)
+    (tmp_path / "run_bench.py").write_text(RUN.replace("from .bench_utils", "from benchkit."
+                                                       "bench_utils").replace(
+        "from .kernels", "from benchkit.kernels"))
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", ".", cwd=tmp_path)
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
+        ["benchkit/bench_utils.py:12:14:", "JAX101"]], lint.stdout + lint.stderr
