@@ -413,6 +413,7 @@ class Statements:
             if test is not None and left.live:
                 self._loc = StmtLoc(stmt, False)
                 self._truth(self._eval(test, left), left)
+                self._polled(test, left)
             normal = [left]
         if stmt.orelse is not None and normal:
             normal = [self._exec_suite(stmt.orelse.body, normal[0].copy())]
@@ -748,6 +749,16 @@ class Statements:
         if len(values) != 1:
             return None
         return next(iter(values))
+
+    def _polled(self: FlowAnalysis, test: cst.BaseExpression, st: State) -> None:
+        """A busy-wait ``while not y.is_ready():`` is left only once ``y`` is ready: a sync
+        of ``y`` (and, in dispatch order, of what came before it)."""
+        if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+            return
+        call = test.expression
+        if (isinstance(call, cst.Call) and not call.args and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "is_ready"):
+            self._sync(self._eval(call.func.value, st), st, site=call)
 
     def _exec_While(self: FlowAnalysis, stmt: cst.While, st: State) -> State:
         # Runs at least once (see ``_never_runs``) unless its test is a false literal.
