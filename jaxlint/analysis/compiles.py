@@ -44,11 +44,13 @@ if TYPE_CHECKING:
 # ``print("first call (incl. compile)")``, ``# cold run``).
 COMPILE_WORDS = re.compile(
     r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|warm[\s_-]*up|jit[\s_-]*time|"
-    r"trac(e|ing)[\s_-]*time|\bcold\b", re.IGNORECASE)
+    r"trac(e|ing)[\s_-]*time|\bcold\b|\bstag(e|ing)[\s_-]*time", re.IGNORECASE)
 NAMED_AFTER = re.compile(
     r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|jit[\s_-]*time|"
-    r"trac(e|ing)[\s_-]*time|\bcold\b", re.IGNORECASE)
-ONLY_COMPILE = re.compile(r"compil|jit[\s_-]*time|trac(e|ing)[\s_-]*time", re.IGNORECASE)
+    r"trac(e|ing)[\s_-]*time|\bcold\b|\bstag(e|ing)[\s_-]*time", re.IGNORECASE)
+# ("staging time": JAX's and TensorFlow's word for tracing and compiling a function)
+ONLY_COMPILE = re.compile(r"compil|jit[\s_-]*time|trac(e|ing)[\s_-]*time|"
+                          r"\bstag(e|ing)[\s_-]*time", re.IGNORECASE)
 # ... unless the words say the compile comes on top of the run ("first call (incl.
 # compile)", "including compilation", "with compile", "+ compile")
 PLUS_COMPILE = re.compile(r"(incl\w*|with|plus|\+|and)\W{0,3}\s*(the\s+)?compil", re.IGNORECASE)
@@ -156,21 +158,23 @@ class Compiles:
         self.made_at[origin] = self._now
         return origin
 
-    def compile_meant(self: FlowAnalysis, tick: int, start: int, read: Site) -> bool:
+    def compile_meant(self: FlowAnalysis, tick: int, start: int, read: Site,
+                      averaged: bool = True) -> bool:
         """Whether the compiling call whose event is at ``tick``, in a region started at
         ``start`` by ``read``, is not one JAX105 speaks of: the function was made inside
-        the region, and not in a loop the region contains (a total that contains its making
-        once; one made anew on each round of a timed loop compiles on each); the call is
+        the region, and not in a loop the region contains whose rounds the figure is
+        ``averaged`` over (a total that contains its making; one made anew on each of the
+        rounds a per-round figure is divided into compiles on each); the call is
         not in a loop and the same function is timed warm elsewhere in the same scope (a
         cold/warm pair: the cold figure is shown on purpose); or it is wrapped at several
-        places and the frame did not know
-        what the module called before (another wrapper may have compiled it: judged only
-        where the script's own order of calls is known)."""
+        places and the frame did not know what the module called before (another wrapper
+        may have compiled it: judged only where the script's own order of calls is known)."""
         event = self.compile_events.get(tick)
         if event is None:
             return False
         origin, made, judged, scope, in_loop, made_loops = event
-        if made > start and made_loops <= set(self.context_of.get(read, ((), ()))[0]):
+        if made > start and (not averaged or made_loops <= set(
+                self.context_of.get(read, ((), ()))[0])):
             return True
         if not in_loop and (origin, scope) in self.warm_timed:
             return True  # a cold run beside a warm one of the same function
@@ -200,3 +204,32 @@ class Compiles:
             named = named or NAMED_AFTER.search(after) is not None
             only = only or only_compile(after)
         return named, only
+
+
+def divides(stmt: cst.CSTNode, read: cst.CSTNode | None = None,
+            names: frozenset[str] = frozenset()) -> bool:
+    """Whether ``stmt`` divides the elapsed time of the clock read ``read`` (or a name in
+    ``names`` holding it) by something: a per-round average
+    (``(time.perf_counter() - t0) / iters``, ``dt / n_steps``)."""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def visit_BinaryOperation(self, node: cst.BinaryOperation) -> bool:
+            nonlocal found
+            if isinstance(node.operator, (cst.Divide, cst.FloorDivide)) and _holds(
+                    node.left, read, names):
+                found = True
+            return not found
+
+    stmt.visit(_Find())
+    return found
+
+
+def _holds(node: cst.CSTNode, target: cst.CSTNode | None, names: frozenset[str]) -> bool:
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if n is target or (isinstance(n, cst.Name) and n.value in names):
+            return True
+        todo.extend(n.children)
+    return False

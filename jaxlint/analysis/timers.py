@@ -22,6 +22,7 @@ from jaxlint.analysis.compiles import (
     COMPILE_WORDS,
     EXCLUDES_COMPILE,
     comments_of,
+    divides,
     drops_first_rounds,
     skips_first_rounds,
 )
@@ -570,7 +571,17 @@ class Timers:
                 host_synced = frozenset()
             # (a function made after the start read: the region is a total that contains
             # its making, compile included: ``compiles``' policy)
-            compiled = snap.events_in(starts, COMPILE, self.compile_meant)
+            # (a function made anew on each round of a loop in the region is compiled on
+            # each: that is meant unless the figure is a per-round average)
+            stmt = self.where[stop].node
+            after = self.next_of.get(stop)
+            averaged = divides(stmt, stop) or (after is not None and divides(
+                after, names=frozenset(bound_names(stmt))))
+
+            def meant(tick: int, low: int, read: Site, averaged: bool = bool(averaged)) -> bool:
+                return self.compile_meant(tick, low, read, averaged)
+
+            compiled = snap.events_in(starts, COMPILE, meant)
             # (words that could name the compile appear nowhere in most files: then
             # nothing of the region is generated back into text to be searched)
             named = only = False
