@@ -37,12 +37,14 @@ __all__ = ["FixResult", "OneFix", "Settings", "SourceError", "fix_each", "fix_so
 
 @dataclass
 class FixResult:
-    """``fixed``: findings the fixes removed; ``held_back``: unsafe fixes not applied."""
+    """``fixed``: findings the fixes removed (``fixed_codes``: how many of each code);
+    ``held_back``: unsafe fixes not applied."""
 
     source: Source
     fixed: int = 0
     remaining: list[Finding] = field(default_factory=list)
     held_back: int = 0
+    fixed_codes: dict[str, int] = field(default_factory=dict)
 
 
 def enabled(code: str, select: Collection[str] | None, ignore: Collection[str] | None) -> bool:
@@ -174,7 +176,7 @@ def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings:
     select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
     flow, positions = _flow(module, settings, text)
     _follow_callers(flow, path, settings)
-    ctx = FileContext(module, flow, positions)
+    ctx = FileContext(module, flow, positions, settings.shown)
     out: list[tuple[Finding, FixPlan | None]] = []
     seen: set[tuple[str, int, int]] = set()
     for code, rule in RULES.items():
@@ -389,6 +391,7 @@ def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> F
     current = source
     module, results = _analyse(current, path, settings)
     initial = len(results)
+    initial_codes = Counter(f.code for f, _ in results)
     refused: set[tuple[str, str]] = set()  # findings whose fix did not remove them
 
     def attempt(chosen: list[tuple[Finding, FixPlan]]) -> tuple[Source, Analysed] | None:
@@ -439,7 +442,9 @@ def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> F
     held = sum(1 for f in remaining if f.fixable and f.unsafe) if not unsafe_fixes else 0
     if current is source:
         return FixResult(source, 0, remaining, held)
-    return FixResult(current, max(initial - len(remaining), 0), remaining, held)
+    fixed_codes = initial_codes - Counter(f.code for f in remaining)
+    return FixResult(current, max(initial - len(remaining), 0), remaining, held,
+                     dict(sorted(fixed_codes.items())))
 
 
 def with_path(findings: list[Finding], path: str) -> list[Finding]:

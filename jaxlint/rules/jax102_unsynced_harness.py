@@ -54,9 +54,9 @@ class UnsyncedHarness(Rule):
                 remedy = "wrap what it runs in jax.block_until_ready(...)"
             else:
                 remedy = "make it return jax.block_until_ready(<its result>)"
-            explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) runs "
-                           f"`{ctx.code(use.stmt, 40)}` many times and reads the clock after "
-                           "each run; what it runs dispatches JAX work and returns without "
+            explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) times "
+                           f"`{ctx.code(use.stmt, 40)}`, reading the clock as each run "
+                           "returns; what it runs dispatches JAX work and returns without "
                            "waiting for it, so each run times the dispatch only.")
             yield Report(use.call, self.MESSAGE.format(stmt=ctx.code(use.stmt, 40),
                                                        remedy=remedy), plan, (use.call,),
