@@ -401,7 +401,8 @@ def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> F
 
         assert module is not None
         with _analysis_limits():  # libcst's transformer, on the same source
-            fixed_module = apply_plans(module, [plan for _, plan in chosen])
+            fixed_module = apply_plans(module, [plan for _, plan in chosen],
+                                       settings.line_length)
         candidate: Source = (
             fixed_module.bytes if isinstance(source, bytes) else fixed_module.code
         )
@@ -479,7 +480,7 @@ def fix_each(source: Source, path: str = "<string>", settings: Settings | None =
         if plan is None:
             continue
         with _analysis_limits():
-            fixed = apply_plans(module, [plan])
+            fixed = apply_plans(module, [plan], settings.line_length)
         candidate: Source = fixed.bytes if isinstance(source, bytes) else fixed.code
         if candidate != source and _parses_like(source, candidate, path):
             out.append(OneFix(finding, plan, candidate))
