@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -28,3 +30,20 @@ def expected(path: Path) -> list[tuple[int, str]]:
 
 def fixed_path(path: Path) -> Path:
     return path.with_name(path.stem + ".fixed.py")
+
+
+@functools.cache
+def lint(path: Path) -> tuple[Any, ...]:
+    """``lint_source`` of a fixture as it is on disk, once per test process: several tests
+    ask the same question of each fixture (the answers are frozen findings)."""
+    from jaxlint import lint_source
+
+    return tuple(lint_source(path.read_bytes(), str(path)))
+
+
+@functools.cache
+def fix(path: Path, unsafe_fixes: bool) -> Any:
+    """``fix_source`` of a fixture as it is on disk, once per test process (read only)."""
+    from jaxlint import fix_source
+
+    return fix_source(path.read_bytes(), str(path), unsafe_fixes=unsafe_fixes)
