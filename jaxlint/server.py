@@ -22,7 +22,7 @@ import difflib
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -104,6 +104,8 @@ def _scope(path: str, modules: dict[str, dict[str, object]]) -> _Scope:
         return _Scope(None, f"configuration error: {exc}", tuple(warnings))
     if excluded or path.endswith(".ipynb"):
         return _Scope(None, None, tuple(warnings))
+    # the formatter's line length for the lines fixes add, as ``jaxlint --fix`` has it
+    config = replace(config, line_length=resolver.line_length(path))
     return _Scope(for_file(path, config, modules), None, tuple(warnings))
 
 
