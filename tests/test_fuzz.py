@@ -307,6 +307,7 @@ hypothesmith = pytest.importorskip("hypothesmith")
 # otherwise pay while collecting, whether it runs this test or not
 @settings(max_examples=int(40 * SCALE), **RELAXED)  # type: ignore[arg-type]
 @given(st.deferred(hypothesmith.from_grammar))
+@pytest.mark.slow  # over 5 s with the grammar's strategy built
 def test_grammar_programs(src: str) -> None:
     for candidate in (src, _wrap(src)):
         if compiles(candidate):
