@@ -121,8 +121,7 @@ class _Applier(cst.CSTTransformer):
 
     # the indentation of the statement being left (the blocks around it)
     def visit_Module(self, node: cst.Module) -> bool:
-        self.default_indent = node.default_indent if not node.default_indent.strip(" ") \
-            else _STEP
+        self.default_indent = node.default_indent  # a block's, when it keeps no indent
         return True
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
