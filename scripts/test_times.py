@@ -3,9 +3,10 @@
 Clones this checkout's committed state into a temporary folder, makes a virtual environment
 there with the test extras (as the README's quickstart does), then runs the README's test
 command for the whole suite and for the fast tier, each with ``--durations`` so the slowest
-tests are visible. The wall times, test counts, the machine's cores and its load average
-before each run (other work on a shared machine slows the suite down) replace what is
-between the ``test-times`` markers of README.md.
+tests are visible. The wall times, the CPU time of all the run's processes (which other work
+on a shared machine does not change, as it changes the wall time), test counts, the
+machine's cores and its load average before each run replace what is between the
+``test-times`` markers of README.md.
 
     python scripts/test_times.py            # measure and rewrite README.md
     python scripts/test_times.py --dry-run  # measure and print only
@@ -17,6 +18,7 @@ import argparse
 import datetime
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -38,6 +40,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 class Row:
     tier: str
     wall: float  # seconds
+    cpu: float  # seconds of CPU the run's processes used (what a shared machine cannot slow)
     load: float  # the 1-minute load average just before the run
     passed: int
     ok: bool
@@ -48,13 +51,16 @@ def measure(clone: Path) -> list[Row]:
     rows = []
     for name, extra in TIERS:
         load = os.getloadavg()[0]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         result = _run([str(python), "-m", "pytest", "-n", "auto", "-q", "--durations=10",
                        *extra], clone)
         wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         tail = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
         passed = re.search(r"(\d+) passed", tail)
-        rows.append(Row(name, wall, load, int(passed.group(1)) if passed else 0,
+        rows.append(Row(name, wall, cpu, load, int(passed.group(1)) if passed else 0,
                         result.returncode == 0))
         print(result.stdout[-3000:], file=sys.stderr)
     return rows
@@ -62,13 +68,16 @@ def measure(clone: Path) -> list[Row]:
 
 def text(rows: list[Row], commit: str) -> str:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    lines = ["| run (`pytest -n auto`) | tests | wall | load average before |",
-             "| --- | --- | --- | --- |"]
+    lines = ["| run (`pytest -n auto`) | tests | wall | CPU, all processes | load average before |",
+             "| --- | --- | --- | --- | --- |"]
     for r in rows:
-        lines.append(f"| {r.tier} | {r.passed} passed | {r.wall:.0f} s | {r.load:.1f} |")
+        lines.append(f"| {r.tier} | {r.passed} passed | {r.wall:.0f} s | {r.cpu:.0f} s | "
+                     f"{r.load:.1f} |")
     lines.append("")
-    lines.append(f"Commit {commit}, {datetime.date.today().isoformat()}, {cores} cores; a load "
-                 "average near the core count means other work shared the machine.")
+    lines.append(f"Commit {commit}, {datetime.date.today().isoformat()}, {cores} cores. A load "
+                 "average near the core count means other work shared the machine and the wall "
+                 f"time grew with it; the CPU time does not: on {cores} idle cores the wall time "
+                 f"is about the CPU time / {cores}.")
     return "\n".join(lines)
 
 
