@@ -22,6 +22,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,10 +75,12 @@ def text(rows: list[Row], commit: str) -> str:
         lines.append(f"| {r.tier} | {r.summary} | {r.wall:.0f} s | {r.cpu:.0f} s | "
                      f"{r.load:.1f} |")
     lines.append("")
-    lines.append(f"Commit {commit}, {datetime.date.today().isoformat()}, {cores} cores. A load "
-                 "average near the core count means other work shared the machine and the wall "
-                 f"time grew with it; the CPU time does not: on {cores} idle cores the wall time "
-                 f"is about the CPU time / {cores}.")
+    note = (f"Commit {commit}, {datetime.date.today().isoformat()}, {cores} cores. A load "
+            "average near the core count means other work shared the machine and the wall time "
+            f"grew with it; the CPU time does not, and on {cores} idle cores the wall time is a "
+            f"little over 1/{cores} of it (collecting the tests and the longest one are not "
+            "shared).")
+    lines.extend(textwrap.wrap(note, 95))
     return "\n".join(lines)
 
 
