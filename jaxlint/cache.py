@@ -369,7 +369,9 @@ class Cache:
             if any(self._is_file(p) for p in entry["absent"]):
                 return None  # a module the index looked for and did not find is there now
             return [Finding(**{**row, "path": path,
-                               "region": tuple(row["region"]) if row["region"] else None})
+                               "region": tuple(row["region"]) if row["region"] else None,
+                               "region_cells": tuple(row["region_cells"])
+                               if row.get("region_cells") else None})
                     for row in entry["findings"]]
         except (OSError, ValueError, KeyError, TypeError):
             return None

@@ -310,10 +310,14 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
             from jaxlint.notebook import build, lint_virtual, load
 
             # The bytes passed, but they hold outputs and markdown too: the code cells
-            # decide (notebook.may_matter), before libcst is imported for them.
-            found = lint_virtual(build(load(data, path), path), path, settings)
+            # decide (notebook.may_matter), before libcst is imported for them. A cell that
+            # does not parse is one error line; the other cells are still linted.
+            virtual = build(load(data, path), path, strict=False)
+            found = lint_virtual(virtual, path, settings)
             run.findings.extend(found)
-            if found and args.format in STORED_FORMATS:
+            for error in virtual.broken.values():
+                _error(run, path, error.message, error.line, error.col, error.cell)
+            if (found or virtual.broken) and args.format in STORED_FORMATS:
                 run.notebooks[path] = data
             return
         from jaxlint.engine import fix_source, lint_source

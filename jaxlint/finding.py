@@ -25,6 +25,9 @@ class Finding:
     path: str = field(default="<string>", compare=False)
     unsafe: bool = False
     cell: int | None = None  # in a notebook: the cell (from 1); ``line`` is within it
+    # in a notebook: the cells of the region's first and last lines (``region`` then counts
+    # lines within those cells)
+    region_cells: tuple[int, int] | None = field(default=None, compare=False)
     # the evidence (``--explain``): the region, the work still running and why it is work
     explanation: str | None = field(default=None, compare=False)
 

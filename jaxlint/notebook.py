@@ -181,7 +181,7 @@ class _VLine:
     outer: str = ""  # what IPython took off the start of the cell line
     cut: int = 0  # and where, in ``text``, a magic was taken out ...
     removed: str = ""  # ... and which (``%time `` before a persisted statement)
-    kind: str = "code"  # code | masked | harness | timed (a %%timeit body) | header
+    kind: str = "code"  # code | masked | harness | timed (a %%timeit body) | header | broken
     inserts: bool = True  # a fix may put a new line before this one, in its cell
 
     def column(self, col: int) -> int:
@@ -215,6 +215,10 @@ class Virtual:
     # name -> the first cell whose code binds it (a snapshot per cell of the names bound
     # before it grew with cells x names: 1 GB for 6,000 one-line cells)
     bound_by: dict[str, int] = field(default_factory=dict)
+    # code cells that do not parse (an exercise left with blanks): each one's error, placed
+    # in its cell. Their code is left out of the module (blank lines in its place) so that
+    # the cells that parse are still linted.
+    broken: dict[int, NotebookError] = field(default_factory=dict)
 
     def bound_before(self, number: int) -> set[str]:
         """The names the cells before cell ``number`` bind (which shadow line magics)."""
@@ -284,9 +288,11 @@ def _word_end(text: str, pos: int) -> int:
 
 
 class _Builder:
-    def __init__(self) -> None:
+    def __init__(self, strict: bool = True) -> None:
         self.v = Virtual(lines=[_VLine(HEADER, kind="header", inserts=False)])
         self.bound: set[str] = set()
+        self.strict = strict  # a cell that does not parse is an error (else: left out)
+        self._harnesses_at = 0
 
     def emit(self, text: str, cell: int, src: _Src | None, kind: str = "code",
              inserts: bool = True, cut: int = 0, removed: str = "") -> int:
@@ -297,6 +303,7 @@ class _Builder:
     # --------------------------------------------------------------- a cell, as IPython does
     def cell(self, number: int, source: str) -> None:
         start = len(self.v.lines)
+        self._harnesses_at = len(self.v.harnesses)
         self.v.sources[number] = source
         self.run_cell(number, _lines(source))
         self.check(number, start)
@@ -531,7 +538,17 @@ class _Builder:
             k = min(max((exc.lineno or 1) - 1, 0), len(lines) - 1)
             v = lines[k] if lines else _VLine("")
             col = v.column(max((exc.offset or 1) - 1, 0))
-            raise NotebookError(f"cannot parse: {exc.msg}", number, v.line, col) from None
+            error = NotebookError(f"cannot parse: {exc.msg}", number, v.line, col)
+            if self.strict:
+                raise error from None
+            # The cell is left out, as ruff leaves a cell that does not parse: the others
+            # are linted, and this one gets one error line.
+            self.v.broken[number] = error
+            for i in range(start, len(self.v.lines)):
+                old_line = self.v.lines[i]
+                self.v.lines[i] = replace(old_line, text="", kind="broken", inserts=False)
+            del self.v.harnesses[self._harnesses_at:]
+            return
         except (ValueError, RecursionError, MemoryError):
             return  # left to the engine, which says why in its own words
         names: set[str] = set()
@@ -657,8 +674,11 @@ def _scan(lines: list[_Src], k: int) -> tuple[int, tuple[int, int] | None, bool]
     return len(lines) - 1, None, False
 
 
-def build(nb: dict[str, object], path: str = "") -> Virtual:
-    builder = _Builder()
+def build(nb: dict[str, object], path: str = "", strict: bool = True) -> Virtual:
+    """The module of a notebook's code cells. ``strict``: a code cell that does not parse
+    is an error (``NotebookError``), as a fix needs every cell; else it is left out and
+    noted in ``Virtual.broken``, so that linting reports it and goes on with the rest."""
+    builder = _Builder(strict)
     for number, cell in enumerate(_cells(nb), 1):
         if _is_code(cell):
             assert isinstance(cell, dict)
@@ -679,10 +699,15 @@ def _to_cell(f: Finding, virtual: Virtual) -> Finding:
 
     message = _LINE_REF.sub(place, f.message)
     explanation = _LINE_REF.sub(place, f.explanation) if f.explanation else f.explanation
+    region, cells = None, None
+    if f.region is not None and all(1 <= n <= len(virtual.lines) for n in f.region):
+        first, last = (virtual.lines[n - 1] for n in f.region)
+        if first.cell and last.cell:
+            region, cells = (first.line, last.line), (first.cell, last.cell)
     if 1 <= f.line <= len(virtual.lines):
         v = virtual.lines[f.line - 1]
-        return replace(f, line=v.line, col=v.column(f.col), cell=v.cell, region=None,
-                       message=message, explanation=explanation)
+        return replace(f, line=v.line, col=v.column(f.col), cell=v.cell, region=region,
+                       region_cells=cells, message=message, explanation=explanation)
     return replace(f, cell=0, region=None, message=message, explanation=explanation)
 
 
@@ -707,6 +732,7 @@ def _located(exc: SourceError, virtual: Virtual) -> NotebookError:
 
 
 def lint_notebook(data: bytes, path: str, settings: Settings) -> list[Finding]:
+    """The findings of a notebook whose every code cell parses (else ``NotebookError``)."""
     return lint_virtual(build(load(data, path), path), path, settings)
 
 

@@ -224,6 +224,13 @@ def _row(f: Finding) -> dict[str, Any]:
            "fix": f.fix_applicability}
     if f.cell is not None:
         row["cell"] = f.cell
+    if f.region is not None:
+        # the timed region, from its first read to its last (a with-timer: its block), so
+        # tools can match a finding to a timing; in a notebook, with each end's cell
+        start, stop = ({"line": n} for n in f.region)
+        if f.region_cells is not None:
+            start["cell"], stop["cell"] = f.region_cells
+        row["region"] = {"start": start, "stop": stop}
     if f.explanation is not None:
         row["explanation"] = f.explanation
     return row

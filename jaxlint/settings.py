@@ -65,10 +65,16 @@ def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], 
 
 
 _IMPORTS_CLOCK, _TIME_FUNCTION, _BENCHMARK = _compile()
-# ``with utils.Timer("step"):``, ``with timed("eval"):``: a timer another module of the project
-# defines (followed through the project index), so this file need not import a clock.
-_TIMER_NAME = rb"(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|[Cc]hrono)\w*\s*\("
+# ``with utils.Timer("step"):``, ``with timed("eval"):``, ``with profile.Profile("setup"):``:
+# a timer (or a profiling block that times) another module of the project defines (followed
+# through the project index), so this file need not import a clock.
+_TIMER_NAME = (rb"(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|[Cc]hrono|[Pp]rofil)"
+               rb"\w*\s*\(")
 _WITH_TIMER = re.compile(rb"with\s+(?:\w+\.)*\w*?" + _TIMER_NAME)
+# a call of another module's clock helper (``clock.now()``, ``timing.elapsed(t0)``)
+_HELPER_CLOCK = re.compile(rb"\w\.(?:now|elapsed|tic|toc|lap|since)\s*\(")
+# an asv benchmark method (``def time_solve(self, n):``)
+_ASV_METHOD = re.compile(rb"^[ \t]+def time_\w*\(\s*self\b", re.MULTILINE)
 # ``%timeit`` / ``%%time`` as a notebook exported to a script calls them
 _EXPORTED_MAGIC = re.compile(rb"run_(?:line|cell)_magic\(\s*[\"']time(?:it)?[\"']")
 # ``timeit stmt`` / ``time stmt`` at the start of a notebook's JSON source string (a one-line
@@ -180,6 +186,9 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     # cell) and pytest-benchmark's fixture need no import.
     if b"%time" in data or (b"benchmark" in data and _BENCHMARK.search(data) is not None):
         return True
+    if b"def time_" in data and (b"def setup" in data or b"params" in data) and (
+            _ASV_METHOD.search(data) is not None):
+        return True  # an asv suite: asv times its ``time_*`` methods itself
     if b"_magic(" in data and _EXPORTED_MAGIC.search(data) is not None:
         return True  # ``get_ipython().run_line_magic("timeit", ...)``: a notebook exported
     if b"time" in data and _AUTOMAGIC.search(data) is not None:
@@ -188,6 +197,8 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
         return True
     if project and b"with" in data and _WITH_TIMER.search(data) is not None:
         return True
+    if project and b"(" in data and _HELPER_CLOCK.search(data) is not None:
+        return True  # ``t0 = clock.now()``, ``utils.elapsed(t0)``: a project's clock helper
     if any(n in data for n in _LIBRARY_TIMER_MODULES):
         return True  # codetiming.Timer, praxis' py_utils.timeit (names.LIBRARY_TIMERS)
     if b"time" not in data or not any(p.search(data) for p in _IMPORTS_CLOCK):

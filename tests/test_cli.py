@@ -113,6 +113,7 @@ def test_json_format(tmp_path: Path) -> None:
     assert rows == [{
         "path": "bench.py", "line": 8, "col": 7, "code": "JAX101",
         "message": rows[0]["message"], "fixable": True, "fix": "safe",
+        "region": {"start": {"line": 6}, "stop": {"line": 8}},
         "explanation": rows[0]["explanation"],
     }]
     assert "line 7: `jnp.dot(x, x)`: `jax.numpy.dot` dispatches device work" \

@@ -512,12 +512,15 @@ from .factory import make_step
 
 def sweep(w, g, lrs=(0.1, 0.01)):
     results = {}
+    total = time.perf_counter()
     for lr in lrs:
-        start = time.perf_counter()
         step = make_step(lr)
+        start = time.perf_counter()
         w = step(w, g)
         jax.block_until_ready(w)
         results[lr] = time.perf_counter() - start
+    jax.block_until_ready(w)
+    print("whole sweep", time.perf_counter() - total)
     return results
 
 
@@ -536,10 +539,53 @@ def test_a_factory_of_jitted_functions_in_another_module_makes_them_here(
         tmp_path: Path) -> None:
     """``make_step`` of another module returns a fresh ``jax.jit`` on each call: the
     function it gives the timing file compiles on its first call there (each round of a
-    sweep that makes one inside its region; not a function warmed up before the clock).
-    Not yet: a factory called before any clock is read (the index is not asked then)."""
+    sweep times the first call of the step made just before; not a function warmed up
+    before the clock, nor the whole sweep's total, which contains the making). Not yet: a
+    factory called before any clock is read (the index is not asked then)."""
     _package(tmp_path, "proj", factory=FACTORY, bench=USES_FACTORY)
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
     assert lint.returncode == 1, lint.stderr
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
-            if line.startswith("proj/")] == [["proj/bench.py:13:13:", "JAX105"]], lint.stdout
+            if line.startswith("proj/")] == [["proj/bench.py:14:13:", "JAX105"]], lint.stdout
+
+
+JAX_UTILS = '''\
+import jax.numpy as jnp
+
+
+def normalize(x):
+    return (x - x.mean()) / x.std()
+
+
+def ones(n):
+    return jnp.ones((n, 8)) * 2
+'''
+
+TORCH_BENCH = '''\
+import time
+
+import torch
+
+from .utils import normalize, ones
+
+
+def bench(x: torch.Tensor):
+    t0 = time.perf_counter()
+    y = normalize(x)
+    plain = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    z = ones(4)
+    made = time.perf_counter() - t0
+    return plain, made, y, z
+'''
+
+
+def test_a_module_without_jax_gets_no_jax_work_from_its_own_arrays(tmp_path: Path) -> None:
+    """What makes a module JAX: a PyTorch module that imports no JAX calls a JAX module's
+    helper that only computes on what it is given (``normalize``) with its own tensors: no
+    JAX work, no finding. A helper that makes JAX arrays itself (``ones``) is JAX work
+    wherever it is called."""
+    _package(tmp_path, "proj", utils=JAX_UTILS, torch_bench=TORCH_BENCH)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj", cwd=tmp_path)
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
+        ["proj/torch_bench.py:14:12:", "JAX101"]], lint.stdout

@@ -187,3 +187,60 @@ def test_timers_a_package_reexports(tmp_path: Path) -> None:
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
             if line.startswith("proj/")] == [["proj/bench.py:14:10:", "JAX101"],
                                              ["proj/bench.py:16:10:", "JAX101"]], lint.stdout
+
+
+CLOCK = '''\
+import time
+
+_clock = time.perf_counter
+
+
+def now():
+    return _clock()
+
+
+def elapsed(t0):
+    """Seconds since ``t0`` (a reading of ``now()``)."""
+    return _clock() - t0
+'''
+
+USES_CLOCK = '''\
+import jax
+import jax.numpy as jnp
+
+from . import clock
+
+step = jax.jit(lambda u: jnp.roll(u, 1) * 0.5 + u * 0.5)
+
+
+def bench(u, rounds=10):
+    step(u).block_until_ready()
+    t0 = clock.now()
+    for _ in range(rounds):
+        u = step(u)
+    unsynced = clock.elapsed(t0)
+    t0 = clock.now()
+    for _ in range(rounds):
+        u = step(u)
+    u.block_until_ready()
+    return unsynced, clock.elapsed(t0)
+'''
+
+
+def test_clock_helpers_of_another_module_are_clocks(tmp_path: Path) -> None:
+    """``clock.now()`` returns a reading and ``clock.elapsed(t0)`` reads the clock and
+    subtracts ``t0``: to the timing file, a start read and a stop read. The file imports no
+    clock of its own."""
+    pkg = tmp_path / "proj"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "clock.py").write_text(CLOCK)
+    (pkg / "bench.py").write_text(USES_CLOCK)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
+        ["proj/bench.py:14:16:", "JAX101"]], lint.stdout
+    fixed = run(sys.executable, "-m", "jaxlint", "--no-cache", "--fix", "proj", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert "        u = step(u)\n    jax.block_until_ready(u)\n    unsynced = clock" in (
+        pkg / "bench.py").read_text()

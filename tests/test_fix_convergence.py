@@ -3,65 +3,83 @@ inserted code never calls a ``jax`` that is not the jax package."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from helpers import jaxlint
 
-from jaxlint import fix_source, lint_source
+from jaxlint import cli, fix_source, lint_source
 
-INLINE_JIT = """\
+PLAIN_REGION = """\
 import time
 
-import jax
 import jax.numpy as jnp
 
-
-def f(x):
-    return x * 2
-
-
 x = jnp.ones(3)
-t0 = time.perf_counter()
-y = jax.jit(f)(x).block_until_ready()
-print(time.perf_counter() - t0)
-"""
-
-PLAIN_REGION = """
-
 t0 = time.perf_counter()
 z = jnp.dot(x, x)
 print(time.perf_counter() - t0)
 """
 
+SECOND_REGION = """
+t1 = time.perf_counter()
+w = jnp.sum(x)
+print(time.perf_counter() - t1)
+"""
 
-def test_a_fix_that_does_not_remove_its_finding_is_undone(tmp_path: Path) -> None:
-    """The JAX105 warm-up of an inline ``jax.jit(f)(x)`` leaves the finding in place (each
-    ``jax.jit(f)`` is a new function to the analysis): it was inserted four times, "Fixed 0
-    findings" while the file changed, four more each run. Now the file is left alone and
-    the finding is reported as not fixable."""
+
+def _wait_for_nothing_instead_of(expr: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the fixer write ``jax.block_until_ready(None)`` where a plan asks it to wait for
+    ``expr``: a fix that does not remove its finding, as a bug in the planning would (the
+    analysis once took each inline ``jax.jit(f)`` for a new function, and its warm-up fix
+    never converged)."""
+    from jaxlint import fixer
+    from jaxlint.analysis import plans
+
+    real = fixer.apply_plans
+
+    def faulty(module, chosen, *rest):  # type: ignore[no-untyped-def]
+        return real(module, [replace(plan, edits=tuple(
+            replace(e, exprs=("None",)) if isinstance(e, plans.InsertSync)
+            and e.exprs == (expr,) else e for e in plan.edits)) for plan in chosen], *rest)
+
+    monkeypatch.setattr(fixer, "apply_plans", faulty)
+
+
+def test_a_fix_that_does_not_remove_its_finding_is_undone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A fix whose result still has its finding is not applied: the file is left alone,
+    "Fixed 0 findings" is said, and the finding is reported as not fixable (it was once
+    inserted four times per run, "Fixed 0 findings" while the file changed)."""
+    _wait_for_nothing_instead_of("z", monkeypatch)
     path = tmp_path / "bench.py"
-    path.write_text(INLINE_JIT)
+    path.write_text(PLAIN_REGION)
+    monkeypatch.chdir(tmp_path)
     for _ in range(2):
-        result = jaxlint("--fix", "--unsafe-fixes", "--no-cache", ".", cwd=tmp_path)
-        assert result.returncode == 1, result.stderr
-        assert result.stderr.endswith("Fixed 0 findings, 1 remaining.\n"), result.stderr
-        assert path.read_text() == INLINE_JIT
-    fixed = fix_source(INLINE_JIT, unsafe_fixes=True)
-    assert fixed.source == INLINE_JIT and fixed.fixed == 0
-    assert [(f.code, f.fixable) for f in fixed.remaining] == [("JAX105", False)]
-    diff = jaxlint("--diff", "--unsafe-fixes", "--no-cache", ".", cwd=tmp_path)
-    assert diff.stdout == "" and diff.returncode == 1
+        assert cli.main(["--fix", "--no-cache", "-j", "1", "."]) == 1
+        assert capsys.readouterr().err.endswith("Fixed 0 findings, 1 remaining.\n")
+        assert path.read_text() == PLAIN_REGION
+    fixed = fix_source(PLAIN_REGION)
+    assert fixed.source == PLAIN_REGION and fixed.fixed == 0
+    assert [(f.code, f.fixable) for f in fixed.remaining] == [("JAX101", False)]
+    assert cli.main(["--diff", "--no-cache", "-j", "1", "."]) == 1
+    assert capsys.readouterr().out == ""
 
 
-def test_one_fix_that_does_not_converge_holds_back_no_other() -> None:
-    source = INLINE_JIT + PLAIN_REGION
-    fixed = fix_source(source, unsafe_fixes=True)
+def test_one_fix_that_does_not_converge_holds_back_no_other(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _wait_for_nothing_instead_of("z", monkeypatch)
+    source = PLAIN_REGION + SECOND_REGION
+    fixed = fix_source(source)
     assert isinstance(fixed.source, str)
     assert fixed.source == source.replace(
-        "z = jnp.dot(x, x)\n", "z = jnp.dot(x, x)\njax.block_until_ready(z)\n")
+        "import jax.numpy as jnp\n", "import jax.numpy as jnp\nimport jax\n").replace(
+        "w = jnp.sum(x)\n", "w = jnp.sum(x)\njax.block_until_ready(w)\n")
     assert fixed.fixed == 1
-    assert [f.code for f in fixed.remaining] == ["JAX105"]
-    assert fix_source(fixed.source, unsafe_fixes=True).source == fixed.source
+    assert [f.code for f in fixed.remaining] == ["JAX101"]
+    assert fix_source(fixed.source).source == fixed.source
 
 
 SHADOWED_GLOBAL = """\

@@ -245,10 +245,43 @@ BAD_NOTEBOOKS = {
                     "cell 2: source is not text"),
     "surrogate.ipynb": ({"cell_type": "code", "source": ["a = 1\n", "s = '\ud800'\n"]},
                         "cell 2, line 2: lone surrogate U+D800"),
-    # placed like a finding: the cell, the line and column in it
-    "split.ipynb": ({"cell_type": "code", "source": "y = (1,"}, "cannot parse: '(' was never"),
 }
-LOCATED = {"split.ipynb": "split.ipynb:cell 2:1:5"}
+
+
+BROKEN_CELL_NOTEBOOK = {
+    "cells": [
+        {"cell_type": "code", "source": "import time\nimport jax\nimport jax.numpy as jnp\n"
+                                        "f = jax.jit(lambda x: x @ x)\nx = jnp.ones((8, 8))\n"
+                                        "f(x).block_until_ready()"},
+        {"cell_type": "markdown", "source": "Exercise: fill in the blanks."},
+        {"cell_type": "code", "source": "def loss(w):\n    return ____ (w\n"},
+        {"cell_type": "code", "source": "2)"},
+        {"cell_type": "code", "source": "t0 = time.perf_counter()\ny = f(x)\n"
+                                        "print(time.perf_counter() - t0)"},
+    ],
+    "metadata": {}, "nbformat": 4, "nbformat_minor": 5,
+}
+
+
+def test_cells_that_do_not_parse_are_one_error_line_each_and_the_rest_is_linted(
+        tmp_path: Path) -> None:
+    """An exercise notebook left with blanks (and a cell that closes a bracket another left
+    open: IPython compiles each cell alone): each such cell is one error line, and every
+    cell that parses is still linted (as ruff does). ``--fix`` leaves such a notebook as it
+    is, with the same error lines: every cell must parse for a fix to be checked."""
+    path = tmp_path / "exercise.ipynb"
+    text = json.dumps(BROKEN_CELL_NOTEBOOK, indent=1)
+    path.write_text(text)
+    result = jaxlint("--no-cache", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    errors = [e for e in result.stderr.splitlines() if ": error: " in e]
+    # placed like findings: the cell, the line and column in it
+    assert errors == ["exercise.ipynb:cell 3:2:17: error: cannot parse: '(' was never closed",
+                      "exercise.ipynb:cell 4:1:2: error: cannot parse: unmatched ')'"], errors
+    assert result.stdout.startswith("exercise.ipynb:cell 5:3:7: JAX101 "), result.stdout
+    fixed = jaxlint("--no-cache", "--fix", ".", cwd=tmp_path)
+    assert fixed.returncode == 2 and "cell 3:2:17: error: cannot parse" in fixed.stderr
+    assert path.read_text() == text
 
 
 @pytest.mark.parametrize("name", sorted(BAD_NOTEBOOKS))
@@ -266,8 +299,7 @@ def test_bad_notebook_is_one_error_line_and_the_run_goes_on(name: str, tmp_path:
         result = jaxlint("--no-cache", *args, ".", cwd=tmp_path)
         assert "Traceback" not in result.stderr, result.stderr[-2000:]
         errors = [e for e in result.stderr.splitlines() if ": error: " in e]
-        where = LOCATED.get(name, name)
-        assert errors == [f"{where}: error: {errors[0].split(': error: ', 1)[1]}"], errors
+        assert errors == [f"{name}: error: {errors[0].split(': error: ', 1)[1]}"], errors
         assert message in errors[0], errors
         assert result.returncode == 2
         assert "good.py:5:7: JAX101" in result.stdout or args
@@ -365,3 +397,17 @@ def test_time_cell_magic_is_fixed_in_its_body(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert _sources(path.read_bytes())[1] == (
         "%%time\n# one call\njax.block_until_ready(f(x))  # timed\n")
+
+
+def test_json_region_spans_cells(tmp_path: Path) -> None:
+    """A region started in one cell and read in the next: the json ``region`` gives each
+    end's cell and its line in that cell."""
+    cells = [{"cell_type": "code", "source": "import time\nimport jax.numpy as jnp\n"
+                                             "x = jnp.ones((64, 64))"},
+             {"cell_type": "code", "source": "t0 = time.perf_counter()\ny = x @ x"},
+             {"cell_type": "code", "source": "print(time.perf_counter() - t0)"}]
+    (tmp_path / "nb.ipynb").write_text(json.dumps({"cells": cells, "metadata": {},
+                                                   "nbformat": 4, "nbformat_minor": 5}))
+    rows = json.loads(jaxlint("--no-cache", "--format", "json", "nb.ipynb", cwd=tmp_path).stdout)
+    assert [(r["code"], r["cell"], r["line"]) for r in rows] == [("JAX101", 3, 1)]
+    assert rows[0]["region"] == {"start": {"line": 1, "cell": 2}, "stop": {"line": 1, "cell": 3}}

@@ -126,6 +126,7 @@ def test_json_lines_holds_the_json_rows_one_a_line() -> None:
     assert json.loads(out.splitlines()[1]) == {
         "path": "b.py", "line": 8, "col": 7, "code": "JAX101",
         "message": "timer stops: `y` is still being computed", "fixable": True, "fix": "safe",
+        "region": {"start": {"line": 6}, "stop": {"line": 8}},
     }
 
 
@@ -279,3 +280,12 @@ def test_sarif_carries_unsafe_fixes_when_they_were_applied() -> None:
     assert apply_sarif_fixes(UNSAFE_AND_UNFIXABLE, results) == fixed
     safe_only = sarif(findings, {"c.py": UNSAFE_AND_UNFIXABLE}.get, {"c.py": fixed})
     assert not any("fixes" in r for r in safe_only["runs"][0]["results"])
+
+
+def test_json_region_of_a_notebook_finding_names_its_cells() -> None:
+    """A region in a notebook may start in one cell and stop in a later one: each end has
+    its cell and its line within that cell."""
+    f = Finding("JAX101", "timer stops", 2, 0, True, (1, 2), "nb.ipynb", cell=5,
+                region_cells=(4, 5))
+    assert json.loads(render([f], "json"))[0]["region"] == {
+        "start": {"line": 1, "cell": 4}, "stop": {"line": 2, "cell": 5}}

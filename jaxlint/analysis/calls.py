@@ -29,7 +29,6 @@ from jaxlint.analysis.syntax import (
     literal_text,
     literal_truth,
     params_of,
-    positive_literal,
     static_spec,
 )
 from jaxlint.analysis.timers import COMPILE, Event
@@ -37,8 +36,10 @@ from jaxlint.analysis.values import (
     CALLABLES,
     INPUT,
     BenchmarkFixture,
+    ElapsedFn,
     Func,
     HarnessTimer,
+    HostValue,
     Instance,
     JaxCallable,
     JaxVal,
@@ -60,6 +61,10 @@ from jaxlint.analysis.values import (
 
 MAX_CALL_DEPTH = 12
 
+# In ``State.called``: the compile caches were cleared (``jax.clear_caches()``) on every path
+# so far, so every jitted function compiles on its next call, wherever it was made.
+CLEARED: cst.CSTNode = cst.Name("clear_caches")
+
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
 
@@ -79,6 +84,9 @@ class Summary:
     made: frozenset[Site] = frozenset()  # jitted functions (by origin) made by each call
     # compiles on every call: eager lax control flow over a function it makes anew
     recompiles: bool = False
+    # makes a jitted function anew (of a function made anew: a lambda, a partial, a nested
+    # ``def``) and calls it, on every call: each call compiles it again
+    fresh_jit: bool = False
     waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
     args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
     # its own work (dispatched in the call) may still run when it returns; or, if not,
@@ -86,6 +94,10 @@ class Summary:
     # (``np.array(state["tokens"])`` each step) but not the caller's is not new work.
     leaves_work: bool = True
     own_by_transfer: bool = False
+    # of the work it leaves running, some is a call of JAX (a jitted function, a JAX API, a
+    # library, a helper that does), not only operations on values (``x[0] * 2``), which on
+    # what a caller gives may well be host arrays
+    leaves_calls: bool = True
 
     @property
     def waits_for_args(self) -> bool:
@@ -121,6 +133,7 @@ class Frame:
     loop_stmts: list[cst.For | cst.While] = field(default_factory=list)
     branches: list[cst.If] = field(default_factory=list)  # the ``if`` statements being run
     recompiles: bool = False  # see Summary.recompiles
+    fresh_jit: bool = False  # see Summary.fresh_jit
     # called from the module's own code (a script's ``main()``): its first calls of the
     # module's jitted functions are judged too, from what the module called before
     judges_module: bool = False
@@ -153,6 +166,9 @@ def _exported_magic(attr: str, node: cst.Call) -> cst.Arg | None:
 
 class Calls:
     """The calls part of ``FlowAnalysis`` (see the module docstring)."""
+
+    harness_recompiled: bool  # see FlowAnalysis
+    _verdicts: dict[str, frozenset[bool]] | None
 
     def _eval_Call(self: FlowAnalysis, node: cst.Call, st: State) -> Value:
         func = node.func
@@ -191,6 +207,12 @@ class Calls:
         args = self._args(node, st)
         values = [v for _, _, v in args]
         if isinstance(callee, JaxCallable):
+            if callee.needs_jax_args and not self.is_jax_module() and not any(
+                    isinstance(v, JaxVal) for v in values):
+                # what makes a module JAX: in one that imports no JAX, a function whose
+                # only work is operations on its arguments computes on this module's own
+                # arrays (PyTorch, NumPy): no JAX work unless given JAX values
+                return None
             self._note_call(callee, node, st)
             self.why[node] = ("jitted", callee.origin)
             result = self._dispatch(node, values, st)
@@ -202,6 +224,7 @@ class Calls:
             # this call, and compiles on its first call (anew on each round of a loop)
             self.frame.created.add(node)
             self.made_in[node] = set(self.frame.loop_stmts)
+            self.made_at[node] = self._now
             st.called = st.called - {node}
             return JaxCallable(jitted=True, origin=node, static=callee.static)
         if isinstance(callee, Transform):
@@ -237,6 +260,14 @@ class Calls:
             return None
         if isinstance(callee, TimerFactory):
             return TimedBlock()
+        if isinstance(callee, ElapsedFn):
+            # ``clock.elapsed(t0)`` of another module: a stop read paired with ``t0``
+            reading = self._timer_read(node, st)
+            for v in values:
+                if isinstance(v, TimerRead):
+                    for start in v.sites:
+                        self._pair(node, start)
+            return None if any(isinstance(v, TimerRead) for v in values) else reading
         if isinstance(callee, JaxVal) or (callee is None and any(
                 isinstance(v, JaxVal) for v in values)):
             # an unknown function (a parameter, what a library returned) given JAX values,
@@ -246,14 +277,21 @@ class Calls:
         return None
 
     def _call_ref(self: FlowAnalysis, q: str, node: cst.Call, st: State) -> Value:
+        backend = self.backend_switch(q, node)
+        if backend is not None:
+            self._args(node, st)
+            return backend  # ``K = tc.set_backend("jax")``
+        q = self.as_jax(q)  # ``K.jit`` -> ``jax.jit``
         kind = self._classify(q)
         # The project index answers for calls made while a clock reading is held (it may
         # start a region), not merely after a clock was read: a stamp formatted into a file
-        # name (``f"{time.time_ns()}-trace.json"``) or a seed starts nothing. A ``with``
-        # item outside timing is looked up only if its module may define a timer.
+        # name (``f"{time.time_ns()}-trace.json"``) or a seed starts nothing. Outside timing,
+        # a call (or a ``with`` item) is looked up only if its module may define a timer or
+        # a clock helper (its bytes spell a clock: ``t0 = clock.now()``).
+        capturing = self.capture is not None and self.absolute(q) in self.capture
         if kind is CallKind.UNKNOWN and (
                 st.timers or self._timing_harness or self._under_timer
-                or (self._with_item and self._may_time(q))):
+                or (self.index and not capturing and self._may_time(q))):
             known = self._from_index(q)
             if known is not None:
                 return self._call_value(known, node, st)
@@ -283,7 +321,20 @@ class Calls:
         if kind is CallKind.HARNESS_TIMER:
             return HarnessTimer(node)
         if kind is CallKind.SYNC:
+            if node.args and isinstance(node.args[0].value, cst.GeneratorExp):
+                # ``jax.block_until_ready(o for o in outs)``: a generator is one leaf that is
+                # no array: nothing is waited for (nor is the generator even run)
+                self.no_op_syncs[node] = "generator"
+                return None
+            records = [v for v in jax_args if v.record]
+            if records and len(records) == len(jax_args):
+                self.no_op_syncs[node] = "record"  # an object that is no registered pytree
+                return None
             self._sync(union_jax(jax_args), st, site=node)
+            if not jax_args and len(values) == 1:
+                # ``jax.block_until_ready(jax.vmap(f))`` gives back what it was given: a
+                # function is no array, so nothing waits and the function is unchanged
+                return values[0]
             return union_jax(values)
         if kind is CallKind.TRANSFER:
             if len(values) == 1 and isinstance(values[0], TimerRead):
@@ -307,8 +358,8 @@ class Calls:
             first = values[0] if values else None
             if isinstance(first, Ref) and self._classify(first.name) is CallKind.TRANSFORM:
                 nums, argnames = static_spec(node.args)
-                return Transform(jit=first.name in names.JIT_TRANSFORMS, static_nums=nums,
-                                 static_names=argnames)
+                jit = self.as_jax(first.name) in names.JIT_TRANSFORMS
+                return Transform(jit=jit, static_nums=nums, static_names=argnames)
             return first
         if kind is CallKind.WORK:
             self.why[node] = ("api", q)
@@ -322,14 +373,22 @@ class Calls:
         if kind is CallKind.HOST:
             for v in jax_args:
                 self._sync(v, st, transfer=True)
-            return None
+            return HostValue(q)
         if kind is CallKind.NO_WORK:
+            if q in names.CLEAR_CACHES:
+                # every compiled program is dropped: each jitted function compiles again,
+                # wherever it was made (``CLEARED`` stands for that on every path)
+                st.called = frozenset({CLEARED})
             return None
         if q in names.BARRIERS:
             self._sync_all(st, site=node)
             return None
         if q == "builtins.sum" and jax_args:
             return self._dispatch(node, values, st)
+        if q == "builtins.map" and len(values) >= 2:
+            return self._mapped(values[0], values[1:], node, st)  # ``map(f, xs)``
+        if q == "builtins.vars" and len(jax_args) == 1:
+            return replace(jax_args[0], record=False, container=True)  # a record's fields
         if q in ("builtins.list", "builtins.tuple", "builtins.dict", "builtins.sorted",
                  "builtins.reversed"):
             return union_jax(values) or union_elements(values)
@@ -341,11 +400,11 @@ class Calls:
             for v in jax_args:
                 self._sync(v, st, transfer=True)
             return None
-        if names.is_jax_library(q) or (kind is CallKind.UNKNOWN and not q.startswith(
+        if self.jax_library(q) or (kind is CallKind.UNKNOWN and not q.startswith(
                 "builtins.") and self._project_computes(q)):
             # a JAX library's function or class, or the project's own JAX code's
             if q.rsplit(".", 1)[-1][:1].isupper():
-                if jax_args and not names.is_jax_library(q):
+                if jax_args and not self.jax_library(q):
                     # a class of the project's own (``InputData("", tokens, n)``,
                     # ``MLP(key, sizes)``) given JAX values: an object that holds them
                     return LibObject(q, holds=union_jax(jax_args))
@@ -356,6 +415,9 @@ class Calls:
                 self.why[node] = ("api", q)
                 return self._dispatch(node, values, st)
             return LibObject(q)
+        if kind is CallKind.UNKNOWN and jax_args and q.rsplit(".", 1)[-1] == "block_until_ready":
+            self._sync(union_jax(jax_args), st, site=node)  # a library's wrapper of the sync
+            return union_jax(jax_args)
         if kind is CallKind.UNKNOWN and jax_args and names.HOST_FETCH_NAME.search(
                 q.rsplit(".", 1)[-1]):
             for v in jax_args:  # ``train_utils.unreplicate_and_get(metrics)``
@@ -376,6 +438,14 @@ class Calls:
         if isinstance(base, Ref):
             return self._call_ref(f"{base.name}.{attr}", node, st)
         args = self._args(node, st)
+        if attr == "block_until_ready" and not isinstance(base, (JaxVal, Instance, Klass)):
+            # ``timer.block_until_ready(result)``, ``profiler.block_until_ready(out)``: an
+            # object's method spelt as JAX's sync (a timing library's, wrapping
+            # jax.block_until_ready) waits for what it is given
+            given = union_jax(v for _, _, v in args)
+            if given is not None:
+                self._sync(given, st, site=node)
+                return given
         if isinstance(base, TimerRead) and attr in names.READING_METHODS:
             return base
         if isinstance(base, CALLABLES) and attr in names.CONTAINER_READERS and not (
@@ -406,6 +476,13 @@ class Calls:
         if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
             self._put(base_key, values, st)
             return None
+        if attr == "append" and len(values) == 1 and isinstance(values[0], TimerRead):
+            self._stamp(base_key, base, values[0], st)  # ``stamps.append(time.time())``
+            return None
+        if attr in names.MAP_METHODS and len(values) >= 2 and not isinstance(
+                base, (Instance, Klass, JaxVal)):
+            # ``pool.imap(convert, xs)``, ``executor.map(f, xs)``: ``f`` of each element
+            return self._mapped(values[0], values[1:], node, st)
         if attr in names.RUNNER_METHODS and not isinstance(base, (Instance, Klass)):
             # ``loop.run_in_executor(None, jax.block_until_ready, y)``, ``pool.submit(f, x)``
             found = self._run_elsewhere(values[names.RUNNER_METHODS[attr]:], node, st)
@@ -474,6 +551,13 @@ class Calls:
                 # object computed so far, or gives back; copying it waits for that work
                 return self._opaque()
             return LibObject()
+        if isinstance(base, HostValue):
+            # ``h5file.create_dataset(data=y)``, ``frame.loc[...].append(y)``, ``t.copy_(y)``:
+            # a host object's method given JAX values copies them
+            for v in values:
+                if isinstance(v, JaxVal):
+                    self._sync(v, st, transfer=True)
+            return HostValue(base.name)
         if isinstance(base, str):
             return None
         if isinstance(base, (Ref,)) or base is None:
@@ -504,6 +588,8 @@ class Calls:
                 klass.members[name] = (join_values(old, value) if isinstance(old, CALLABLES)
                                        else value)
         pytree = union_jax(v for _, _, v in args)
+        if pytree is not None and not self.is_pytree_class(klass):
+            return replace(pytree, record=True)
         return pytree if pytree is not None else Instance(klass)
 
     def _note_call(self: FlowAnalysis, callee: JaxCallable, node: Site, st: State,
@@ -521,6 +607,8 @@ class Calls:
     def _recompiles(self: FlowAnalysis, node: Site) -> None:
         """``node`` compiles whenever it runs (see ``Summary.recompiles``)."""
         self.frame.recompiles = True
+        if self._timing_harness:
+            self.harness_recompiled = True
         self.recompiling.add(node)
         self.frame.events.append((self._tick(), node, COMPILE))
 
@@ -530,7 +618,7 @@ class Calls:
         """``variant``: the call's static argument values (None: it has none; "?": not all
         literal). A jitted function compiles again for each new static value: that is
         judged whenever this frame called it with another value before (its warm-up)."""
-        made_here = origin in self.frame.created or (
+        made_here = origin in self.frame.created or CLEARED in st.called or (
             self.frame.judges_module and origin in self._module_frame.created)
         compiles = made_here and origin not in st.called
         variants = variant if isinstance(variant, list) else [variant]
@@ -541,8 +629,23 @@ class Calls:
                         isinstance(c, tuple) and c[0] is origin for c in st.called):
                 compiles = True
                 by_sweep = by_sweep or isinstance(variant, list)
+        if compiles and self.frame.func is not None and origin in self.frame.created and (
+                origin not in self._shared_origins and origin not in self._memo_origins.values()):
+            self.frame.fresh_jit = True  # made anew by this call, and called by it
+        scope = self.frame.func.node if self.frame.func is not None else None
+        # the call as written: a cold/warm pair times the same call twice (with the same
+        # static values), not another function that shares an origin or another variant
+        text = " ".join(self.module.code_for_node(node).split()) if (
+            compiles or st.timers) else ""
         if compiles:
-            self.frame.events.append((self._tick(), node, COMPILE))
+            if CLEARED in st.called:
+                self.cleared_compiles.add(node)  # compiles because the caches were cleared
+            tick = self._tick()
+            judged = self.frame.func is None or self.frame.judges_module
+            self.compile_events[tick] = (origin, self.made_at.get(origin, -1), judged,
+                                         (scope, text), bool(self.frame.loop_stmts),
+                                         frozenset(self.made_in.get(origin, ())))
+            self.frame.events.append((tick, node, COMPILE))
             # the loops whose rounds call the same function object (one made inside a
             # loop is a new function, compiled anew, on every round); not a sweep over
             # static values, each of whose rounds compiles a new one (a progress log of
@@ -555,6 +658,10 @@ class Calls:
             self.loops_of.setdefault(node, set()).update(
                 loop for loop in self.frame.loop_stmts
                 if loop not in made_in and loop not in swept)
+        elif st.timers and made_here:
+            # a call of it timed warm, known to be (a cold/warm pair); not a function this
+            # frame cannot judge, which may or may not have been called before
+            self.warm_timed.add((origin, (scope, text)))
         st.called = st.called | {origin}
         for one in variants:
             if one is not None:
@@ -616,6 +723,29 @@ class Calls:
             return None
         if effect == "work":
             return self._dispatch(node, rest, st)
+        return None
+
+    def _mapped(self: FlowAnalysis, fn: Value, iterables: list[Value], node: cst.Call,
+                st: State) -> Value:
+        """``map(fn, xs)`` (and a pool's ``map``/``imap``): what ``fn`` does to each element
+        (its work is left running, its sync or host copy waits), as one value. Lazy maps are
+        taken as consumed (``list(map(...))``, a loop over them: what timing code does)."""
+        effect = self._effect_on_args(fn, len(iterables))
+        elements = [replace(v, container=False) if isinstance(v, JaxVal) else v
+                    for v in iterables]
+        if effect == "sync":
+            self._sync(union_jax(elements), st, site=node)
+            return union_jax(iterables)
+        if effect == "transfer":
+            for v in elements:
+                self._sync(v, st, transfer=True)
+            return HostValue()
+        if effect == "work":
+            self.why[node] = ("helper", fn.node) if isinstance(fn, Func) else (
+                "jitted", fn.origin if isinstance(fn, JaxCallable) else None)
+            if isinstance(fn, JaxCallable):
+                self._note_call(fn, node, st)
+            return replace(self._dispatch(node, elements, st), container=True)
         return None
 
     def _tree_map(self: FlowAnalysis, node: cst.Call, values: list[Value], st: State,
@@ -714,17 +844,35 @@ class Calls:
                 self._under_timer -= 1
         if summary.generator:
             return summary.result
-        if isinstance(summary.result, JaxCallable) and summary.result.origin in summary.made:
-            # A factory (``step = make_step(loss)``): each call makes a fresh jitted function,
-            # which compiles on its first call here.
-            self.frame.created.add(summary.result.origin)
-            self.made_in[summary.result.origin] = set(self.frame.loop_stmts)
-            st.called = st.called - {summary.result.origin}
+        made = summary.result
+        if isinstance(made, JaxCallable) and made.origin in summary.made and (
+                fn.node in self.memoised and isinstance(node, cst.Call)):
+            # A memoised factory gives the same function for the same arguments.
+            origin = self.memo_origin(fn.node, node)
+            if origin not in self.made_at:
+                self.made_at[origin] = self._now
+            self.frame.created.add(origin)
+            self.made_in.setdefault(origin, set(self.frame.loop_stmts))
+            summary = replace(summary, result=replace(made, origin=origin))
+        elif isinstance(made, JaxCallable) and made.origin in summary.made and (
+                made.origin not in self._shared_origins):
+            # A factory (``step = make_step(loss)``): each call makes a fresh jitted
+            # function, which compiles on its first call here. (One that wraps a function
+            # made once shares that function's compiled programs: ``compiles``.)
+            self.frame.created.add(made.origin)
+            self.made_in[made.origin] = set(self.frame.loop_stmts)
+            self.made_at[made.origin] = self._now
+            st.called = st.called - {made.origin}
         values = [v for _, _, v in args]
         for origin in summary.jit_calls:
             self.frame.jit_calls.add(origin)
             self._first_call(origin, node, st)
         if summary.recompiles:
+            self._recompiles(node)
+        elif summary.fresh_jit and (self._timing_harness or self.frame.loop_stmts):
+            # Called again and again (by a harness, in a loop), each call compiles anew. (A
+            # single call inside a region is a total that contains the function's making.)
+            self.why[node] = ("fresh_jit", fn.node)
             self._recompiles(node)
         if summary.waits or summary.waits_by_transfer:
             self._sync_all(st, transfer=not summary.waits)
@@ -741,7 +889,10 @@ class Calls:
         if summary.waits or summary.waits_by_transfer:
             if summary.work:
                 result = self._dispatch(node, values, st)
-                self._sync(result, st, transfer=not summary.waits)
+                if not (summary.leaves_work and summary.leaves_calls):
+                    self._sync(result, st, transfer=not summary.waits)
+                # (else it waited early, then called JAX again and left that running: the
+                # caller's earlier work is finished, its result is not)
                 return result
         elif summary.work and summary.leaves_work:
             result = self._dispatch(node, values, st)
@@ -751,6 +902,8 @@ class Calls:
                 # work is pending here, and calling the closure is analysed, so a sync of
                 # what it returns waits for that work too (dispatch order).
                 return summary.result
+            if isinstance(summary.result, JaxVal) and summary.result.record:
+                return replace(result, record=True)  # a plain dataclass of its results
             return result
         elif summary.work and summary.own_by_transfer:
             result = self._dispatch(node, values, st)
@@ -857,8 +1010,6 @@ class Calls:
             self._set(st, name, JaxVal(given) if isinstance(value, JaxVal) else value)
         for param in params_of(fn.node):
             frame.binds.setdefault(param.name.value, set()).add(param.name)
-            if positive_literal(param.default):
-                self._positive.add(param.name)
             if (param.default is not None and param.name.value not in params
                     and literal_truth(param.default) is not None):
                 frame.defaults[param.name.value] = param.default
@@ -897,6 +1048,9 @@ class Calls:
             site not in given_sites for s in exits for site in s.pending)
         own_by_transfer = not leaves_work and any(
             site not in given_sites for s in exits for site in s.transferred)
+        leaves_calls = leaves_work and any(
+            site not in given_sites and self.why.get(site, ("op", None))[0] != "op"
+            for s in exits for site in s.pending)
         reads = frozenset(self._read_log[first_read:])
         pairs = frozenset(self._pair_log[first_pair:])
         if generator:
@@ -911,7 +1065,8 @@ class Calls:
                               made=frozenset(frame.created),
                               waits_args=waits_args, args_by_transfer=args_by_transfer,
                               leaves_work=leaves_work, own_by_transfer=own_by_transfer,
-                              recompiles=frame.recompiles)
+                              leaves_calls=leaves_calls,
+                              recompiles=frame.recompiles, fresh_jit=frame.fresh_jit)
         self._memo[key] = summary
         return summary
 

@@ -22,6 +22,7 @@ from jaxlint.analysis.syntax import (
 from jaxlint.analysis.values import (
     CALLABLES,
     Func,
+    HostValue,
     JaxVal,
     TimerRead,
     Value,
@@ -117,7 +118,7 @@ class Expressions:
         """Make ``st`` the join of paths that split inside one expression."""
         st.env, st.bound, st.pending = merged.env, merged.bound, merged.pending
         st.transferred, st.reads, st.live = merged.transferred, merged.reads, merged.live
-        st.timers = merged.timers
+        st.timers, st.called = merged.timers, merged.called
 
     def _eval_BooleanOperation(self: FlowAnalysis, node: cst.BooleanOperation, st: State) -> Value:
         left = self._eval(node.left, st)
@@ -163,6 +164,8 @@ class Expressions:
                         self._eval(part, st)
         if isinstance(base, CALLABLES):
             return base  # an element of a container of functions (``steps["adam"]``)
+        if isinstance(base, HostValue):
+            return base  # ``out[i]``, ``h5file["field"]``: a host value
         if not isinstance(base, JaxVal):
             return None
         if len(keys) == 1 and isinstance(keys[0], cst.SimpleString):
@@ -185,6 +188,8 @@ class Expressions:
     def _elements(self: FlowAnalysis, node: cst.Tuple | cst.List | cst.Set, st: State) -> Value:
         values = [self._eval(e.value, st) for e in node.elements]
         self._last_elements = values
+        if len(values) == 1 and isinstance(values[0], TimerRead) and isinstance(node, cst.List):
+            return values[0]  # ``stamps = [time.perf_counter()]`` (see ``Timers._stamp``)
         return union_elements(values)
 
     _eval_Tuple = _elements

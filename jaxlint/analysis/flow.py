@@ -31,8 +31,10 @@ from dataclasses import replace
 import libcst as cst
 
 from jaxlint.analysis import names
+from jaxlint.analysis.backends import Backends
 from jaxlint.analysis.budget import MAX_RECORDED, MAX_STEPS, TooComplex
 from jaxlint.analysis.calls import Calls, Frame, Summary
+from jaxlint.analysis.compiles import Compiles
 from jaxlint.analysis.device import Device
 from jaxlint.analysis.expressions import Expressions
 from jaxlint.analysis.harnesses import Harnesses, HarnessUse
@@ -50,6 +52,7 @@ from jaxlint.analysis.syntax import (
 from jaxlint.analysis.timers import Region, Snapshot, StmtLoc, Timers
 from jaxlint.analysis.values import (
     INPUT,
+    ElapsedFn,
     Func,
     Instance,
     JaxCallable,
@@ -61,6 +64,7 @@ from jaxlint.analysis.values import (
     TimedBlock,
     TimerFactory,
     TimerObject,
+    TimerRead,
     Value,
 )
 
@@ -82,7 +86,8 @@ class _CalledNames(cst.CSTVisitor):
         return False
 
 
-class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, Device):
+class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, Timers,
+                   Harnesses, Device):
     """Abstract interpretation of one module; see the module docstring."""
 
     def __init__(self, module: cst.Module, extras: names.Extras = names.NO_EXTRAS,
@@ -153,7 +158,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         # function), ("api", qualified name), ("helper", the function's node), ("library",
         # None); sites not here operate on JAX values (``y @ y``, ``y[0]``).
         self.why: dict[Site, tuple[str, object]] = {}
-        self.harnesses: dict[cst.Call, HarnessUse] = {}
+        self.harnesses: dict[cst.CSTNode, HarnessUse] = {}
         self._regions: list[Region] | None = None  # regions(), once the run is over
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed
         self.plan_blocks: object = None  # plans' map of statement blocks, made once
@@ -166,6 +171,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         # the entries of the last dict literal evaluated, by their key's code, if all known
         self._last_entries: dict[str, Value] | None = None
         self._timing_harness = 0  # > 0 while interpreting what a harness times
+        self.harness_recompiled = False  # what the harness being interpreted times recompiles
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
         self._with_item = 0  # > 0 while evaluating a ``with`` item (it may be a timer)
@@ -182,9 +188,47 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self._imported_jits: dict[str, cst.CSTNode] = {}
         # ``for k in (8, 16):`` being interpreted: (its variable, the values it takes, the loop)
         self._loop_literals: list[tuple[str, list[str], cst.For]] = []
-        # Binding targets given a positive int or a non-empty literal (``n = 10``,
-        # ``sizes = [256, 512]``, ``def bench(reps=5)``): loops over them run at least once.
-        self._positive: set[cst.CSTNode] = set()
+        # Binding targets given an integer literal (``n_warmup = 0``, ``def bench(reps=5)``):
+        # a loop over ``range`` of one that is not positive never runs.
+        self.int_bound: dict[cst.CSTNode, int] = {}
+        # Binding targets given a loop counter (``pbar = trange(n)``) -> its first value.
+        self.counter_bound: dict[cst.CSTNode, str] = {}
+        # ``args = parser.parse_args()`` names and the int defaults of its arguments; loops
+        # of known count with a periodic test -> (counter, last value); the last round
+        # being run (``Statements._loop_rounds``)
+        self.parsed_args: set[str] = set()
+        self.argparse_defaults: dict[str, int] = {}
+        self._last_rounds: dict[cst.CSTNode, tuple[str, int]] = {}
+        self._final_rounds: dict[str, int] = {}
+        # When each jitted function (by origin) was last made, on the analysis' clock, and
+        # for each compiling call's event (by tick), the function it compiles, when that was
+        # made, and whether the frame knew what the module called before; the origins that
+        # wrappers of one function share, and where each is made (``Compiles._jit_origin``);
+        # the statement line of each timer read (its comments may name the compile).
+        self.made_at: dict[Site, int] = {}
+        self.compile_events: dict[int, tuple[Site, int, bool, tuple[cst.CSTNode | None, str],
+                                             bool, frozenset[cst.CSTNode]]] = {}
+        # (jitted function, (scope, the call's code)) of calls made warm while a clock
+        # reading was held
+        self.warm_timed: set[tuple[Site, tuple[cst.CSTNode | None, str]]] = set()
+        self.shared_sites: dict[Site, set[Site]] = {}
+        self._shared_jits: dict[object, Site] = {}
+        self._shared_origins: set[Site] = set()
+        self._memo_origins: dict[object, Site] = {}
+        self.memoised: set[cst.CSTNode] = set()  # ``def``s memoised by functools
+        self.jax_backed: set[str] = set()  # libraries switched to JAX here (``backends``)
+        self.read_lines: dict[Site, cst.CSTNode] = {}
+        # per scope, its statements by the names they mention (``Timers._uses_of``)
+        self._uses_index: dict[cst.CSTNode | None, dict[str, list[cst.BaseSmallStatement]]] = {}
+        self._may_name: bool | None = None
+        # stamps appended to a list that is differenced (``Timers._stamp``): each is the
+        # stop of one round's region (a log of rounds: only the first carries a compile)
+        self.stamp_reads: set[Site] = set()
+        self.cleared_compiles: set[Site] = set()  # first calls after ``jax.clear_caches()``
+        # syncs that wait for nothing: of a generator, of an object that is no pytree
+        self.no_op_syncs: dict[Site, str] = {}
+        self._diffed: dict[str, bool] = {}
+        self._stmt_line: cst.CSTNode = module
         self._loc: StmtLoc = StmtLoc(module, False)
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
@@ -231,6 +275,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
             self._memo.clear()
         if not functions:
             return self
+        self.asv_suites()
         done: set[object] = set()
         i = 0
         while i < len(self._funcs):
@@ -266,6 +311,18 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         self.why.clear()
         self._regions = None
         self.harnesses.clear()
+        self.made_at.clear()
+        self._shared_jits.clear()
+        self._shared_origins.clear()
+        self._memo_origins.clear()
+        self.compile_events.clear()
+        self.jax_backed.clear()
+        self.stamp_reads.clear()
+        self.cleared_compiles.clear()
+        self.no_op_syncs.clear()
+        self.warm_timed.clear()
+        self.shared_sites.clear()
+        self.read_lines.clear()
         self._memo.clear()
         self._active.clear()
         self._funcs.clear()
@@ -289,7 +346,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
 
     # ------------------------------------------------------------------ names
     def _classify(self, q: str) -> CallKind:
-        return names.classify(q, self.extras)
+        return names.classify(self.as_jax(q), self.extras)
 
     def _external(self, q: str) -> Value:
         """An imported name, by qualified name. The project index is consulted only at calls
@@ -392,10 +449,16 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
                                                             instance))
         return bool(entered.reads) and any(start in entered.reads for _, start in left.pairs)
 
+    def is_jax_module(self) -> bool:
+        """Whether the module is JAX code: it imports jax, a JAX library, or a library it
+        switched to JAX (from the names bound at module level; asked only of another
+        module's function that computes on what it is given)."""
+        return self.imports_jax() or bool(self.jax_backed)
+
     def imports_jax(self) -> bool:
         """Whether the module imports jax or a JAX library (a name of it at module level)."""
         return any(isinstance(v, Ref) and (v.name == "jax" or v.name.startswith("jax.")
-                                           or names.is_jax_library(v.name + "."))
+                                           or self.jax_library(v.name + "."))
                    for v in self.globals.values())
 
     def timing_helpers(self) -> dict[str, Func]:
@@ -455,7 +518,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
             if known is not None and not isinstance(known, Ref):
                 return self._does_work(known)
             return kind is CallKind.UNKNOWN and (
-                names.is_jax_library(value.name) or self._project_computes(value.name))
+                self.jax_library(value.name) or self._project_computes(value.name))
         if isinstance(value, Func):
             self._frames = [Frame(func=None)]
             summary = self._call_function(
@@ -466,8 +529,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
     def path_evidence(self, region: Region) -> list[tuple[Site, cst.CSTNode, str]]:
         """Why the region's syncs do not wait on every path to its stop: for each sync
         inside a loop or branch that does not also hold the stop read, (the sync, that loop
-        or ``if``, "loop" or "branch"). A ``for`` loop may run zero times; an ``if`` may
-        not be taken."""
+        or ``if``, "loop" or "branch"). A loop that provably never runs (``range(0)``, an
+        empty literal) holds a sync that never happens; an ``if`` may not be taken."""
         stop_loops, stop_ifs = self.context_of.get(region.stop, ((), ()))
         out: list[tuple[Site, cst.CSTNode, str]] = []
         for sync in region.syncs:
@@ -494,6 +557,49 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
                 found.add(attr)
         return frozenset(found)
 
+    def _works_alone(self, value: Func) -> bool:
+        """Whether a function dispatches JAX work even when given no JAX values (it calls
+        jnp, a jitted function): else its work is only operations on what it is given
+        (``def normalize(x): return (x - x.mean()) / x.std()``), which are not JAX work when
+        a PyTorch or NumPy caller gives it its own arrays."""
+        self._frames = [Frame(func=None)]
+        params: dict[str, Value] = {p: None for p in self._positional_params(value.node)}
+        self._under_timer += 1
+        try:
+            return self._call_function(value, params).work
+        finally:
+            self._under_timer -= 1
+
+    def _clock_helper(self, value: Func) -> Value:
+        """A clock helper, as another module's file sees it: a function that returns a
+        reading (``def now(): return time.perf_counter()``) is a clock; one that reads the
+        clock and subtracts the reading it is given (``def elapsed(t0)``) is a stop read
+        (``ElapsedFn``). None for any other function."""
+        if isinstance(value.node, cst.Lambda) or not self._reads_clock(value.node):
+            return None
+        params = self._positional_params(value.node)
+        self._frames = [Frame(func=None)]
+        given: dict[str, Value] = {p: None for p in params}
+        if params:
+            given[params[0]] = TimerRead(frozenset({value.node.params}))
+        summary = self._call_function(value, given)
+        if summary.work:
+            return None
+        if isinstance(summary.result, TimerRead) and not params:
+            return Ref("time.perf_counter")
+        if any(start is value.node.params for _, start in summary.pairs):
+            return ElapsedFn()
+        return None
+
+    def _reads_clock(self, node: cst.FunctionDef) -> bool:
+        """Whether a function's text spells a clock call (``perf_counter(``, or a module
+        alias of one: ``_clock = time.perf_counter``): the gate before analysing it."""
+        text = self.module.code_for_node(node.body)
+        aliases = [k for k, v in self.globals.items()
+                   if isinstance(v, Ref) and self._classify(v.name) is CallKind.TIMER]
+        return any(t.rsplit(".", 1)[-1] + "(" in text for t in names.TIMERS) or any(
+            a + "(" in text for a in aliases)
+
     def export(self, name: str) -> Value:
         """What another module of the project needs to know of the module-level ``name``:
         a timer (class, ``@contextmanager``, object with timer methods), a jitted function,
@@ -516,6 +622,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
             return JaxCallable(value.synced, value.jitted, static=value.static)
         if not (isinstance(value, Func) and isinstance(value.node, cst.FunctionDef)):
             return None
+        clock = self._clock_helper(value)
+        if clock is not None:
+            return clock
         self._frames = [Frame(func=None)]
         # Summarised as most calls make it: parameters with a default are left at it
         # (``def get(tree, as_numpy=True)`` copies to the host).
@@ -531,9 +640,13 @@ class FlowAnalysis(Statements, Expressions, Calls, Objects, Timers, Harnesses, D
         if isinstance(made, JaxCallable) and made.jitted and made.origin in summary.made:
             return JitFactory(made.static)  # ``step = make_step()``: a fresh jitted function
         if summary.work and summary.leaves_work:
-            return JaxCallable(synced=summary.waits or summary.waits_by_transfer)
+            # (a function that waits, then calls JAX again and leaves that running, is no
+            # sync; one that waits and then only operates on values, maybe host ones, is)
+            synced = (summary.waits or summary.waits_by_transfer) and not summary.leaves_calls
+            return JaxCallable(synced=synced, needs_jax_args=not self._works_alone(value))
         if summary.work:
-            return JaxCallable(synced=True)  # its own work is finished when it returns
+            # its own work is finished when it returns
+            return JaxCallable(synced=True, needs_jax_args=not self._works_alone(value))
         if summary.waits_for_args:
             return Ref("jax.block_until_ready")
         if summary.transfers_args:

@@ -1,5 +1,6 @@
 """Benchmark harnesses: ``timeit`` (callables and statement strings), ``timeit.Timer``,
-pytest-benchmark's ``benchmark`` fixture. Each timed run must leave no JAX work pending;
+pytest-benchmark's ``benchmark`` fixture, asv (airspeed velocity) suites. Each timed run
+must leave no JAX work pending;
 the timed callable is interpreted as a call, a statement string is parsed and run in the
 namespace timeit would give it.
 """
@@ -12,10 +13,12 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis.calls import Frame
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
 from jaxlint.analysis.values import (
     Func,
+    Instance,
     JaxCallable,
     Ref,
     Value,
@@ -30,13 +33,17 @@ class HarnessUse:
     """A benchmark harness call (``timeit.timeit``, ``Timer(...).repeat``, ``benchmark(fn)``)
     and whether what it times leaves JAX work unsynced when each run ends."""
 
-    call: cst.Call  # the call that runs the timing
+    call: cst.CSTNode  # the call that runs the timing (an asv method: its name)
     stmt: cst.BaseExpression  # what is timed: a callable expression or a statement string
     setup: cst.BaseExpression | None = None
     has_globals: bool = False
     fixture: bool = False  # pytest-benchmark: the timed callable gets the call's other args
     unsynced: bool = False
     namespace: cst.Dict | None = None  # globals={...} given as a dict literal
+    # each run compiles anew (it makes a jitted function of a function made anew and calls
+    # it, or runs eager lax control flow over one): every timed run includes compilation
+    recompiles: bool = False
+    asv: bool = False  # an asv benchmark method (``time_*``): asv itself times its body
 
 
 class Harnesses:
@@ -73,8 +80,10 @@ class Harnesses:
             for e in given.elements
         ):
             namespace = given
+        self.harness_recompiled = False
         unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None, fn_args,
                                      st, namespace)
+        recompiled, self.harness_recompiled = self.harness_recompiled, False
         use = self.harnesses.get(report)
         if use is None:
             use = HarnessUse(report, stmt[0], setup[0] if setup else None,
@@ -82,6 +91,7 @@ class Harnesses:
                              namespace=namespace)
             self.harnesses[report] = use
         use.unsynced = use.unsynced or unsynced
+        use.recompiles = use.recompiles or recompiled
 
     def _leaves_work(self: FlowAnalysis, node: cst.BaseExpression, value: Value,
                      setup: cst.BaseExpression | None,
@@ -97,6 +107,7 @@ class Harnesses:
                 summary = self._call_function(value, params)
             finally:
                 self._timing_harness -= 1
+            self.harness_recompiled = self.harness_recompiled or summary.recompiles
             return summary.work and summary.leaves_work and not (
                 summary.waits or summary.waits_by_transfer)
         if isinstance(value, JaxCallable):
@@ -140,3 +151,40 @@ class Harnesses:
                 self._timing_harness -= 1
             self._loc = saved
         return bool(scratch.pending)
+
+    def asv_suites(self: FlowAnalysis) -> None:
+        """asv's benchmark classes: a class with a ``setup`` method (or asv's ``params``)
+        and methods named ``time_*``, whose bodies asv times itself, run by run, after
+        ``setup``. Each such method is a harness-timed callable: one that returns with JAX
+        work still running times the dispatch (JAX102)."""
+        for klass in list(self._klasses.values()):
+            members = klass.members
+            timed = [(name, fn) for name, fn in members.items()
+                     if name.startswith("time_") and isinstance(fn, Func)
+                     and isinstance(fn.node, cst.FunctionDef)]
+            if not timed or not ("setup" in members or "params" in members):
+                continue
+            instance = Instance(klass)
+            setup = members.get("setup")
+            self._frames = [Frame(func=None)]
+            if isinstance(setup, Func):
+                self._call_function(setup, self._bind_params(
+                    setup, [(None, "", None)] * (len(self._positional_params(setup.node)) - 1),
+                    instance))
+            for _, fn in timed:
+                assert isinstance(fn.node, cst.FunctionDef)
+                self._frames = [Frame(func=None)]
+                params = self._bind_params(
+                    fn, [(None, "", None)] * (len(self._positional_params(fn.node)) - 1),
+                    instance)
+                self._timing_harness += 1
+                try:
+                    summary = self._call_function(fn, params)
+                finally:
+                    self._timing_harness -= 1
+                unsynced = summary.work and summary.leaves_work and not (
+                    summary.waits or summary.waits_by_transfer)
+                self.tops.add(self.top_of.get(fn.node) or klass.node)
+                self.harnesses[fn.node.name] = HarnessUse(
+                    fn.node.name, fn.node.name, unsynced=unsynced,
+                    recompiles=summary.recompiles, asv=True)

@@ -122,6 +122,14 @@ ARRAY_METHODS = frozenset(
     }
 )
 
+# What a JAX array is an instance of, for ``isinstance`` guards.
+ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray", "jax.core.Array",
+                         "jaxlib.xla_extension.ArrayImpl", "jax.interpreters.xla.DeviceArray"})
+
+# Attributes every JAX array has (``hasattr(y, "block_until_ready")``).
+ARRAY_ATTRIBUTES = frozenset({"block_until_ready", "is_ready", "addressable_shards",
+                              "sharding", "devices", "copy_to_host_async"})
+
 # Attributes of a JAX array that are themselves device operations.
 WORK_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
 
@@ -199,6 +207,9 @@ JIT_TRANSFORMS = frozenset(
 
 PARTIALS = frozenset({"functools.partial"})
 
+# Calls that drop every compiled program: the next call of each jitted function compiles.
+CLEAR_CACHES = frozenset({"jax.clear_caches", "jax.clear_backends"})
+
 # Control flow that, called outside jit, traces its function and compiles the loop; JAX
 # keeps the result for the same function object, so a function made anew on each call (a
 # nested ``def`` or ``lambda``) compiles on every call.
@@ -241,6 +252,8 @@ BARRIERS = frozenset(
 # the index of the function among the positional arguments.
 RUNNERS = {"asyncio.to_thread": 0}
 RUNNER_METHODS = {"run_in_executor": 1, "submit": 0}
+# Methods of pools and executors that call a function on each element of iterables.
+MAP_METHODS = frozenset({"map", "imap", "imap_unordered", "starmap"})
 
 # Functions at the top level of ``jax`` that dispatch device work (or run a function that
 # does, as ``jax.jvp(f, ...)``). Any other ``jax.name(...)`` dispatches none: the rest of

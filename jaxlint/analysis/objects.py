@@ -7,6 +7,7 @@ A class body is interpreted once to learn its members; its methods are then anal
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -18,6 +19,7 @@ from jaxlint.analysis.syntax import StmtLoc, annotated_fields, dotted
 from jaxlint.analysis.values import (
     INPUT,
     Func,
+    HostValue,
     Instance,
     JaxCallable,
     JaxVal,
@@ -33,6 +35,9 @@ from jaxlint.analysis.values import (
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
 
+_PYTREE_DECORATORS = frozenset({"register_dataclass", "register_pytree_node_class",
+                                "register_pytree_with_keys_class", "register_static"})
+
 
 class Objects:
     """The objects part of ``FlowAnalysis`` (see the module docstring)."""
@@ -44,6 +49,12 @@ class Objects:
                        fn: Value = None) -> JaxCallable:
         """A function made by a transformation; ``static``: its static argument numbers and
         names, matched to ``fn``'s parameters when it is the file's own."""
+        if not jitted and isinstance(fn, JaxCallable) and fn.jitted:
+            # ``vmap(jitted)``: calling it calls the jitted function, which compiles on its
+            # first call (for the batched shapes)
+            return JaxCallable(jitted=True, origin=fn.origin, static=fn.static)
+        if jitted:
+            origin = self._jit_origin(origin, fn, jitted, static)
         self.frame.created.add(origin)
         self.made_in[origin] = set(self.frame.loop_stmts)
         nums, argnames = static
@@ -65,10 +76,10 @@ class Objects:
         if isinstance(deco, Ref):
             kind = self._classify(deco.name)
             if kind is CallKind.TRANSFORM:
-                return self._make_callable(stmt, deco.name in names.JIT_TRANSFORMS)
+                return self._make_callable(stmt, self.as_jax(deco.name) in names.JIT_TRANSFORMS)
             if deco.name in ("builtins.staticmethod", "builtins.classmethod", "builtins.property"):
                 return value
-            if kind is CallKind.UNKNOWN and names.is_jax_library(deco.name):
+            if kind is CallKind.UNKNOWN and self.jax_library(deco.name):
                 return JaxCallable()
         if isinstance(deco, JaxCallable):
             return JaxCallable()
@@ -134,6 +145,8 @@ class Objects:
                 return self._operate(node, [base], st)
             if attr in names.INERT_ATTRIBUTES:
                 return None
+            if base.record:
+                return replace(base, record=False)  # a field of a record: the JAX values
             return base  # a field of a pytree (state.params) or ``.at``
         if isinstance(base, (Instance, Klass)):
             klass = base.klass if isinstance(base, Instance) else base
@@ -145,7 +158,33 @@ class Objects:
             return base.holds if base.holds is not None else LibObject()
         if isinstance(base, Ref):
             return Ref(f"{base.name}.{attr}")
+        if isinstance(base, HostValue):
+            return base  # ``frame.values``, ``h5file["group"].attrs``: still on the host
         return None
+
+    def is_pytree_class(self: FlowAnalysis, klass: Klass) -> bool:
+        """Whether instances of the file's class are pytrees JAX sees into: a NamedTuple, a
+        registered dataclass or class (``@jax.tree_util.register_dataclass``,
+        ``register_pytree_node_class``, ``@flax.struct.dataclass``, ``@chex.dataclass``), a
+        module of flax or equinox. A plain ``@dataclass`` or class is one opaque leaf. Not
+        known (a base or decorator of another module): taken for a pytree."""
+        node = klass.node
+        decorators = [dotted(d.decorator.func if isinstance(d.decorator, cst.Call)
+                             else d.decorator) or "" for d in node.decorators]
+        if any(d.rsplit(".", 1)[-1] in _PYTREE_DECORATORS or d.startswith(("flax.", "struct",
+                                                                            "chex"))
+               for d in decorators):
+            return True
+        plain = all(d.rsplit(".", 1)[-1] == "dataclass" and not d.startswith(
+            ("struct", "flax", "chex")) for d in decorators) and decorators
+        bases = [dotted(b.value) or "" for b in node.bases]
+        if any(b.rsplit(".", 1)[-1] in ("NamedTuple", "Module", "PyTreeNode", "Struct")
+               for b in bases):
+            return True
+        if bases and not all(b in ("object", "") or isinstance(self.globals.get(b), Klass)
+                             for b in bases):
+            return True  # a base of another module: not known
+        return not plain and bool(bases)
 
     def _annotated(self: FlowAnalysis, node: cst.ClassDef, attr: str) -> Value:
         """An attribute the class body only annotates (``sampler: BaseSampler``) with one of
@@ -170,7 +209,7 @@ class Objects:
         if isinstance(value, Klass):
             return Instance(value)
         if isinstance(value, Ref) and value.name[:1] != "." and (
-                names.is_jax_library(value.name) or self._project_computes(value.name)):
+                self.jax_library(value.name) or self._project_computes(value.name)):
             # ``solver: NEAlgorithm`` of a JAX library, or of the project's own JAX code
             return LibObject(value.name)
         return None

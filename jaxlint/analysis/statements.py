@@ -14,18 +14,22 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis import names
 from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     StmtLoc,
+    counter_start,
     dotted,
+    empty_literal,
     entry_key,
+    int_literal,
     literal_text,
     literal_truth,
-    positive_literal,
 )
 from jaxlint.analysis.values import (
     CALLABLES,
     Func,
+    HostValue,
     Instance,
     JaxCallable,
     JaxVal,
@@ -52,6 +56,17 @@ if TYPE_CHECKING:
 _VIEWS = frozenset({"values", "items", "keys"})
 
 
+def _calls(node: cst.CSTNode) -> bool:
+    """Whether evaluating ``node`` would call something."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, cst.Call):
+            return True
+        todo.extend(n.children)
+    return False
+
+
 def _collection(node: cst.BaseExpression) -> str | None:
     """The name of the collection a ``for`` loop goes over: ``fns`` of ``fns``,
     ``fns.values()``, ``fns.items()``, ``enumerate(fns)``; None for anything else."""
@@ -69,6 +84,8 @@ class Statements:
 
     # the element values of the last tuple/list literal evaluated (``a, b = f(x), g(x)``)
     _last_elements: list[Value] | None
+    _top: cst.CSTNode | None  # see FlowAnalysis
+    _final_rounds: dict[str, int]  # see FlowAnalysis
 
     # ------------------------------------------------------------------ binding
     def _bind(self: FlowAnalysis, target: cst.BaseExpression, value: Value, st: State,
@@ -94,6 +111,15 @@ class Statements:
             key = dotted(target.value)
             if isinstance(value, LibObject) and value.holds is not None:
                 value = value.holds  # a container of records of JAX values: a pytree
+            if key is not None:
+                into = self._lookup(key, st)[1]
+            else:  # ``h5file[field][:] = y`` (evaluated again only when it calls nothing)
+                into = self._eval(target.value, st) if not _calls(target.value) else None
+            if isinstance(into, HostValue):
+                # ``out[i] = f(x)``, ``results[:, j] = y``: NumPy copies the JAX value in
+                if isinstance(value, JaxVal):
+                    self._sync(value, st, transfer=True)
+                return
             if key is not None and isinstance(value, JaxVal):
                 old = st.env.get(key)
                 new = replace(value, container=True)
@@ -168,6 +194,7 @@ class Statements:
 
     def _exec_stmt(self: FlowAnalysis, stmt: cst.CSTNode, st: State) -> State:
         self._step()
+        self._stmt_line = stmt
         if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             for small in stmt.body:
                 if not st.live:
@@ -183,6 +210,7 @@ class Statements:
 
     def _exec_small(self: FlowAnalysis, small: cst.BaseSmallStatement, st: State) -> State:
         if isinstance(small, cst.Expr):
+            self._note_argument(small.value)
             value = self._eval(small.value, st)
             if isinstance(value, JaxVal) and small.value in value.origin:
                 self.bare[small.value] = small
@@ -192,9 +220,19 @@ class Statements:
             self._last_elements = None
             value = self._eval(small.value, st)
             for t in small.targets:
+                self.env_switch(t.target, small.value)  # ``os.environ["KERAS_BACKEND"]``
                 self._bind(t.target, value, st, small.value)
-                if isinstance(t.target, cst.Name) and positive_literal(small.value):
-                    self._positive.add(t.target)
+                number = int_literal(small.value)
+                if isinstance(t.target, cst.Name) and number is not None:
+                    self.int_bound[t.target] = number
+                first = counter_start(small.value)
+                if isinstance(t.target, cst.Name) and first is not None:
+                    self.counter_bound[t.target] = first  # ``pbar = trange(n)``
+                if isinstance(t.target, cst.Name) and isinstance(small.value, cst.Call) and (
+                        isinstance(small.value.func, cst.Attribute)
+                        and small.value.func.attr.value in ("parse_args",
+                                                            "parse_known_args")):
+                    self.parsed_args.add(t.target.value)  # ``args = parser.parse_args()``
             self._last_elements = None
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
@@ -276,6 +314,8 @@ class Statements:
         first = self._known_test(stmt.test, st)
         if first is None:
             first = self._first_iteration_test(stmt.test)
+        if first is None:
+            first = self._periodic_test(stmt.test)
         if first is not None:
             # ``if step == 0:`` runs on the first iteration only: paths that cannot happen
             # (later iterations' work reaching a read made on the first) are not followed.
@@ -316,6 +356,7 @@ class Statements:
         breaks: list[State] = []
         last_ends: list[State] = []
         exit_state = head
+        entry_called = head.called
         for rounds in range(MAX_LOOP_ROUNDS):
             if self._counters and self._counters[-1][2] is stmt:
                 # the first round runs from the loop's entry: the first iteration only
@@ -335,15 +376,46 @@ class Statements:
             last_ends = [s for s in [end, *cont, *brk] if s.live]
             after_round = [end, *cont]
             new_head = join_states([head, end, *cont])
+            # What was called on every path is asked of the later rounds' start, which every
+            # path reaches through an earlier round: not through the loop's entry (a first
+            # call in the first round compiles there, and not again in the next).
+            ran = [x.called for x in after_round if x.live]
+            if ran and new_head.live:
+                called = frozenset.intersection(*ran)
+                new_head.called = called if rounds == 0 else called & head.called
             if new_head.same_shape(head, since):
                 break
             head = new_head
+        final = self._last_rounds.get(stmt) if isinstance(stmt, cst.For) else None
+        if final is not None and once and final[0] not in self._final_rounds:
+            # A loop of known count with a periodic test (``if step % 100 == 0:``): its
+            # last round, run with the counter's last value, is what the code after it
+            # sees (whether the last step syncs).
+            self._final_rounds[final[0]] = final[1]
+            try:
+                brk, cont = [], []
+                self.frame.loops.append((brk, cont))
+                end = run_body(head.copy())  # type: ignore[operator]
+                self.frame.loops.pop()
+            finally:
+                del self._final_rounds[final[0]]
+            breaks.extend(brk)
+            after_round = [end, *cont]
         infinite = isinstance(test, cst.Name) and test.value == "True"
+        if not once:
+            # left without a round on one path: what it called is not called on every path
+            exit_state.called = exit_state.called & entry_called
         normal = [] if infinite else [exit_state]
         if once and not infinite:
-            normal = [join_states(after_round)]
+            # It ran: it is left after a round, where a ``while`` tests its condition once
+            # more (a truth test of a JAX value waits for it).
+            left = join_states(after_round)
+            if test is not None and left.live:
+                self._loc = StmtLoc(stmt, False)
+                self._truth(self._eval(test, left), left)
+            normal = [left]
         if stmt.orelse is not None and normal:
-            normal = [self._exec_suite(stmt.orelse.body, exit_state.copy())]
+            normal = [self._exec_suite(stmt.orelse.body, normal[0].copy())]
         out = join_states(normal + breaks)
         if last_ends and out.live:
             # Names bound in the body count as bound after it: code that syncs "the last
@@ -352,9 +424,44 @@ class Statements:
             out.bound = out.bound | (bound & out.env.keys())
         return out
 
+    def _note_argument(self: FlowAnalysis, node: cst.BaseExpression) -> None:
+        """``parser.add_argument("--steps", type=int, default=1000)``: the script's default
+        of ``args.steps`` (a loop's count is judged as the script runs by default)."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value == "add_argument" and node.args):
+            return
+        flag = node.args[0].value
+        keywords = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if not isinstance(flag, cst.SimpleString) or "default" not in keywords:
+            return
+        dest = keywords.get("dest")
+        name = (dest.evaluated_value if isinstance(dest, cst.SimpleString)
+                else str(flag.evaluated_value).lstrip("-").replace("-", "_"))
+        value = int_literal(keywords["default"])
+        if isinstance(name, str) and value is not None:
+            self.argparse_defaults[name] = value
+
+    def _counter_last(self: FlowAnalysis, stmt: cst.For) -> int | None:
+        """The counter's last value, when the count is known: ``range(n)`` -> n - 1,
+        ``range(a, b)`` -> b - 1, of literals, constants, defaults or ``args.n``."""
+        node = stmt.iter
+        if isinstance(node, cst.Call) and dotted(node.func) in ("tqdm", "tqdm.tqdm") and (
+                node.args):
+            node = node.args[0].value
+        if not (isinstance(node, cst.Call) and dotted(node.func) in ("range", "trange")
+                and 1 <= len(node.args) <= 2 and not any(a.star or a.keyword
+                                                          for a in node.args)):
+            return None
+        end = self._int_value(node.args[-1].value)
+        return None if end is None else end - 1
+
     def _exec_For(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
         counter = self._counter_of(stmt)
+        if counter is not None and self._periodic_in(stmt):
+            last = self._counter_last(stmt)
+            if last is not None:
+                self._last_rounds[stmt] = (counter[0], last)
         if counter is not None:
             self._counters.append((*counter, stmt, True))
             try:
@@ -363,21 +470,62 @@ class Statements:
                 self._counters.pop()
         return self._exec_For_body(stmt, st)
 
-    @staticmethod
-    def _counter_of(stmt: cst.For) -> tuple[str, str] | None:
+    def _counter_of(self: FlowAnalysis, stmt: cst.For) -> tuple[str, str] | None:
         """The loop's counter and its first value's code: ``for step in range(n)`` (0),
-        ``range(start, n)`` (``start``), ``for i, x in enumerate(xs)`` (0)."""
+        ``range(start, n)`` (``start``), ``for i, x in enumerate(xs)`` (0), through a
+        progress bar (``trange(n)``, ``tqdm(range(n))``) or a name bound to one
+        (``pbar = trange(n); for it in pbar``)."""
         it, target = stmt.iter, stmt.target
-        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Name)):
+        if isinstance(it, cst.Name):
+            binds = self.frame.binds.get(it.value) or (
+                self._module_frame.binds.get(it.value) if self.frame.func is not None else None)
+            firsts = {self.counter_bound.get(b) for b in binds or ()}
+            first = next(iter(firsts)) if len(firsts) == 1 else None
+            if first is not None and isinstance(target, cst.Name):
+                return target.value, first
             return None
-        if it.func.value == "range" and isinstance(target, cst.Name) and it.args and not any(
-                a.keyword or a.star for a in it.args):
-            first = "0" if len(it.args) == 1 else dotted(it.args[0].value)
-            return (target.value, first) if first is not None else None
-        if it.func.value == "enumerate" and isinstance(target, cst.Tuple) and len(
-                it.args) == 1 and isinstance(target.elements[0].value, cst.Name):
+        if (isinstance(it, cst.Call) and dotted(it.func) == "enumerate" and isinstance(
+                target, cst.Tuple) and len(it.args) == 1 and target.elements
+                and isinstance(target.elements[0].value, cst.Name)):
             return target.elements[0].value.value, "0"
+        first = counter_start(it)
+        if first is not None and isinstance(target, cst.Name):
+            return target.value, first
         return None
+
+    def _periodic_in(self: FlowAnalysis, stmt: cst.For) -> bool:
+        """Whether a loop's body tests its round periodically (``if step % k == 0:``)."""
+        return "%" in self.module.code_for_node(stmt.body)
+
+    def _periodic_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
+        """In the last round of a loop of known count (``Statements._loop_rounds``): the
+        outcome of ``counter % k == 0`` (``!=``, ``(counter + 1) % k``) for a known ``k``."""
+        if not self._final_rounds or not isinstance(test, cst.Comparison) or len(
+                test.comparisons) != 1:
+            return None
+        comp = test.comparisons[0]
+        if not isinstance(comp.operator, (cst.Equal, cst.NotEqual)) or self._int_value(
+                comp.comparator) is None:
+            return None
+        left = test.left
+        if not (isinstance(left, cst.BinaryOperation) and isinstance(left.operator,
+                                                                      cst.Modulo)):
+            return None
+        counted, k = left.left, self._int_value(left.right)
+        offset = 0
+        if isinstance(counted, cst.BinaryOperation) and isinstance(
+                counted.operator, (cst.Add, cst.Subtract)):
+            c = self._int_value(counted.right)
+            if c is None:
+                return None
+            offset = c if isinstance(counted.operator, cst.Add) else -c
+            counted = counted.left
+        if not isinstance(counted, cst.Name) or counted.value not in self._final_rounds or (
+                not k):
+            return None
+        value = self._final_rounds[counted.value]
+        holds = (value + offset) % k == self._int_value(comp.comparator)
+        return holds if isinstance(comp.operator, cst.Equal) else not holds
 
     def _first_iteration_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """For ``if step == 0:`` (the innermost loop's counter against its first value):
@@ -411,9 +559,7 @@ class Statements:
                 ends.append(end.called)
             return end
 
-        # A loop over JAX results (their leaves, a list of them) runs at least once: the
-        # value exists because work made it.
-        once = isinstance(elem, JaxVal) or self._runs_once(stmt.iter)
+        once = not self._never_runs(stmt.iter)
         values = self._literal_items(stmt.iter)
         if values is not None and isinstance(stmt.target, cst.Name):
             # ``for k in (8, 16):``: a static argument ``k`` takes each of these values
@@ -489,6 +635,8 @@ class Statements:
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             inner = self._known_test(test.expression, st)
             return None if inner is None else not inner
+        if isinstance(test, cst.Call) and st is not None:
+            return self._type_guard(test, st)
         if isinstance(test, cst.Name):
             return literal_truth(self._default_of(test.value))
         if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
@@ -509,6 +657,36 @@ class Statements:
                 return is_none if isinstance(comp.operator, cst.Is) else not is_none
         return None
 
+    def _type_guard(self: FlowAnalysis, test: cst.Call, st: State) -> bool | None:
+        """The outcome of a type guard on a value whose kind is known, as a type checker
+        narrows: ``isinstance(y, jax.Array)`` and ``hasattr(y, "block_until_ready")`` are
+        true of a JAX value the analysis made (not of what an unknown function returned,
+        which may be anything), and ``isinstance`` false of a host value (a NumPy array).
+        None when not known: both branches are followed."""
+        name = dotted(test.func)
+        if name not in ("isinstance", "hasattr") or not self.is_external(name) or len(
+                test.args) != 2 or any(a.star or a.keyword for a in test.args):
+            return None
+        found, value = self._lookup(dotted(test.args[0].value) or "", st)
+        if not found:
+            return None
+        kind = test.args[1].value
+        if name == "hasattr":
+            if not (isinstance(kind, cst.SimpleString) and isinstance(value, JaxVal)
+                    and not value.opaque and not value.container):
+                return None
+            return True if kind.evaluated_value in names.ARRAY_ATTRIBUTES else None
+        types = [e.value for e in kind.elements] if isinstance(kind, cst.Tuple) else [kind]
+        held = [self._eval(t, st) for t in types]
+        jax_type = any(isinstance(t, Ref) and t.name in names.ARRAY_TYPES for t in held)
+        if not jax_type:
+            return None
+        if isinstance(value, JaxVal) and not value.opaque and not value.container:
+            return True
+        if isinstance(value, HostValue):
+            return False if len(held) == 1 else None
+        return None
+
     def _default_of(self: FlowAnalysis, name: str) -> cst.BaseExpression | None:
         """The literal default ``name`` holds, if the caller left it and the body has not
         bound it since."""
@@ -517,31 +695,65 @@ class Statements:
             return None
         return default
 
-    def _runs_once(self: FlowAnalysis, node: cst.BaseExpression) -> bool:
-        """Whether a ``for`` loop over ``node`` runs at least once: a non-empty literal, or
-        ``range`` of a positive count, or a name only ever bound to one of those."""
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and (
-            node.func.value == "range" and self.is_external("range")
-        ) and 1 <= len(node.args) <= 2 and not any(a.star or a.keyword for a in node.args):
-            if len(node.args) == 2:
-                lo, hi = (a.value for a in node.args)
-                return (isinstance(lo, cst.Integer) and lo.value == "0"
-                        and self._runs_once_name(hi))
-            return self._runs_once_name(node.args[0].value)
-        return self._runs_once_name(node)
-
-    def _runs_once_name(self: FlowAnalysis, node: cst.BaseExpression) -> bool:
-        if positive_literal(node):
+    def _never_runs(self: FlowAnalysis, node: cst.BaseExpression) -> bool:
+        """Whether a ``for`` loop over ``node`` provably never runs: an empty literal, or
+        ``range`` of a count that is a literal (or a name only ever bound to one) no
+        greater than its start. The policy (README, "Which paths count"): every other loop
+        runs at least once. A loop over a validation set, a loader or the caller's sizes
+        runs in every real use, so a sync or a warm-up in it counts, and a path on which it
+        runs zero times is not judged."""
+        if empty_literal(node):
             return True
-        if not isinstance(node, cst.Name):
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+                and node.func.value == "range" and self.is_external("range")
+                and 1 <= len(node.args) <= 2 and not any(a.star or a.keyword for a in node.args)):
             return False
+        bounds = [self._int_value(a.value) for a in node.args]
+        if len(bounds) == 1:
+            return bounds[0] is not None and bounds[0] <= 0
+        return bounds[0] is not None and bounds[1] is not None and bounds[1] <= bounds[0]
+
+    def _int_value(self: FlowAnalysis, node: cst.BaseExpression) -> int | None:
+        """An integer literal, a parameter the caller left at an integer default, or a name
+        whose every binding (in this frame, else at module level) is the same integer
+        literal (``n_warmup = 0``)."""
+        value = int_literal(node)
+        if value is not None:
+            return value
+        if isinstance(node, cst.BinaryOperation) and isinstance(
+                node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
+            left, right = self._int_value(node.left), self._int_value(node.right)
+            if left is None or right is None:
+                return None
+            if isinstance(node.operator, cst.Add):
+                return left + right
+            if isinstance(node.operator, cst.Subtract):
+                return left - right
+            if isinstance(node.operator, cst.Multiply):
+                return left * right
+            return left // right if right else None
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and (
+                node.value.value in self.parsed_args):
+            # ``args.steps`` of ``args = parser.parse_args()``: the script's default
+            return self.argparse_defaults.get(node.attr.value)
+        if not isinstance(node, cst.Name):
+            return None
+        default = self._default_of(node.value)  # a parameter the caller left at it
+        if default is not None:
+            return int_literal(default)
         binds = self.frame.binds.get(node.value)
         if not binds and self.frame.func is not None:
             binds = self._module_frame.binds.get(node.value)
-        return binds is not None and bool(binds) and all(b in self._positive for b in binds)
+        values = {self.int_bound.get(b) for b in binds or ()}
+        if len(values) != 1:
+            return None
+        return next(iter(values))
 
     def _exec_While(self: FlowAnalysis, stmt: cst.While, st: State) -> State:
-        return self._loop(st, lambda state: self._exec_suite(stmt.body, state), stmt, stmt.test)
+        # Runs at least once (see ``_never_runs``) unless its test is a false literal.
+        once = literal_truth(stmt.test) is not False
+        return self._loop(st, lambda state: self._exec_suite(stmt.body, state), stmt, stmt.test,
+                          once=once)
 
     def _exec_Try(self: FlowAnalysis, stmt: cst.Try | cst.TryStar, st: State) -> State:
         first_return = len(self.frame.returns)
@@ -601,8 +813,10 @@ class Statements:
                 self._lift(item.item, frozenset({item.item}), frozenset(), False, st)
                 exits.append((value, item.item))
             if item.asname is not None:
-                self._bind(item.asname.name, entered if isinstance(entered, Instance) else None,
-                           st)
+                # ``with h5py.File(path, "w") as f:``: the file object is the host value
+                held = entered if isinstance(entered, Instance) else (
+                    value if isinstance(value, HostValue) else None)
+                self._bind(item.asname.name, held, st)
         end = self._exec_suite(stmt.body, st)
         if not end.live:
             return end
@@ -639,7 +853,14 @@ class Statements:
         self._funcs.append(fn)
         value: Value = fn
         for deco in reversed(stmt.decorators):
+            if isinstance(deco.decorator, cst.Call) and self.is_memoised(
+                    [self._eval(deco.decorator.func, st)]):
+                self.memoised.add(stmt)  # ``@lru_cache(maxsize=None)``
+                continue
             d = self._eval(deco.decorator, st)
+            if self.is_memoised([d]):
+                self.memoised.add(stmt)  # ``@functools.cache``
+                continue
             value = self._apply_decorator(d, value, stmt)
         self._bind(stmt.name, value, st)
         return st

@@ -154,20 +154,53 @@ def literal_truth(node: cst.BaseExpression | None) -> bool | None:
     return None
 
 
-def positive_literal(node: cst.BaseExpression | None) -> bool:
-    """A positive integer or a non-empty container literal: a loop over it (or over
-    ``range`` of it) runs at least once."""
+def int_literal(node: cst.BaseExpression | None) -> int | None:
+    """The value of an integer literal (``10``, ``-1``, ``1_000``), else None."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = int_literal(node.expression)
+        return None if inner is None else -inner
     if isinstance(node, cst.Integer):
         try:
-            return int(node.value.replace("_", ""), 0) > 0
+            return int(node.value.replace("_", ""), 0)
         except ValueError:
-            return False
-    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
-        return bool(node.elements) and not any(
-            isinstance(e, cst.StarredElement) for e in node.elements)
-    if isinstance(node, cst.Dict):
-        return bool(node.elements) and all(isinstance(e, cst.DictElement) for e in node.elements)
-    return False
+            return None
+    return None
+
+
+# Progress bars that iterate like what they wrap (``tqdm(range(n))``) or like ``range``
+# (``trange(n)``), and ``itertools.count``: a loop over one counts its rounds.
+_BARS = frozenset({"tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "auto.tqdm"})
+_RANGES = frozenset({"range", "trange", "tqdm.trange", "tqdm.auto.trange",
+                     "tqdm.notebook.trange"})
+
+
+def counter_start(node: cst.BaseExpression) -> str | None:
+    """The code of the first value a loop over ``node`` gives, when it counts its rounds:
+    ``range(n)`` and ``trange(n)`` ("0"), ``range(start, n)`` (``start``), ``tqdm(range(n))``,
+    ``itertools.count(k)``; None for anything else."""
+    if not isinstance(node, cst.Call) or any(a.star for a in node.args):
+        return None
+    name = dotted(node.func)
+    positional = [a.value for a in node.args if a.keyword is None]
+    if name in _BARS:
+        return counter_start(positional[0]) if positional else None
+    if name in _RANGES and positional:
+        return "0" if len(positional) == 1 else _code(positional[0])
+    if name in ("count", "itertools.count"):
+        return _code(positional[0]) if positional else "0"
+    return None
+
+
+def _code(node: cst.BaseExpression) -> str | None:
+    """A name's or a literal's code (``start``, ``1``), else None."""
+    return dotted(node) or literal_text(node)
+
+
+def empty_literal(node: cst.BaseExpression | None) -> bool:
+    """An empty container literal (``[]``, ``()``, ``{}``, ``""``): a loop over it never runs."""
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        return not node.elements
+    return isinstance(node, cst.SimpleString) and node.evaluated_value == ""
 
 
 def static_spec(args: Sequence[cst.Arg]) -> tuple[tuple[int, ...], tuple[str, ...]]:

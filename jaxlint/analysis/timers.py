@@ -11,13 +11,20 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from jaxlint.analysis.budget import TooComplex
+from jaxlint.analysis.compiles import (
+    COMPILE_WORDS,
+    EXCLUDES_COMPILE,
+    comments_of,
+    drops_first_rounds,
+    skips_first_rounds,
+)
 from jaxlint.analysis.state import State
 from jaxlint.analysis.syntax import (
     StmtLoc,
@@ -32,23 +39,6 @@ from jaxlint.analysis.values import (
     TimerRead,
     join_values,
 )
-
-# Words that name compilation in the statements reading a region's clock: the region times
-# it on purpose (``compile_time = time.time() - t0``, ``print("first call (incl. compile)"``).
-COMPILE_WORDS = re.compile(
-    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|warm[\s_-]*up|jit[\s_-]*time|"
-    r"trac(e|ing)[\s_-]*time", re.IGNORECASE)
-NAMED_AFTER = re.compile(
-    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|jit[\s_-]*time|"
-    r"trac(e|ing)[\s_-]*time", re.IGNORECASE)
-ONLY_COMPILE = re.compile(r"compil|jit[\s_-]*time|trac(e|ing)[\s_-]*time", re.IGNORECASE)
-# ... unless the words say the compile comes on top of the run ("first call (incl.
-# compile)", "including compilation", "with compile", "+ compile")
-PLUS_COMPILE = re.compile(r"(incl\w*|with|plus|\+|and)\W{0,3}\s*(the\s+)?compil", re.IGNORECASE)
-
-
-def _only_compile(text: str) -> bool:
-    return ONLY_COMPILE.search(PLUS_COMPILE.sub(" ", text)) is not None
 
 Event = tuple[int, Site, int]  # (tick, site, kind)
 # a first (compiling) call; a sync that waited for nothing; a sync that waited for work
@@ -142,6 +132,79 @@ class _SmallStatements(cst.CSTVisitor):
         return False
 
 
+def _counter_name(loop: cst.For | cst.While) -> str | None:
+    """The counter of ``for i in range(...)`` / ``for i, x in enumerate(...)``, else None."""
+    if not isinstance(loop, cst.For):
+        return None
+    target = loop.target
+    if isinstance(target, cst.Name):
+        return target.value
+    if isinstance(target, cst.Tuple) and target.elements and isinstance(
+            target.elements[0].value, cst.Name) and isinstance(loop.iter, cst.Call) and (
+            dotted(loop.iter.func) == "enumerate"):
+        return target.elements[0].value.value
+    return None
+
+
+def _inside(node: cst.CSTNode, loop: cst.For | cst.While) -> bool:
+    """Whether ``node`` is a statement somewhere in ``loop``'s body."""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            nonlocal found
+            if n is node:
+                found = True
+            return not found
+
+    loop.body.visit(_Find())
+    return found
+
+
+def _label_of(small: cst.BaseSmallStatement, figure: set[str], module: cst.Module) -> str:
+    """The words a statement puts beside the figure it uses: the text just before it in an
+    f-string (``f"compile {t_c:.2f} s, run {t_r:.2f} s"`` labels ``t_r`` "run"), the string
+    argument before it (``print("compile:", t_c)``), a name it is stored under
+    (``compile_time = t_c``), else the whole statement."""
+    labels: list[str] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_FormattedString(self, node: cst.FormattedString) -> bool:
+            before = ""
+            for part in node.parts:
+                if isinstance(part, cst.FormattedStringText):
+                    before = part.value
+                elif isinstance(part, cst.FormattedStringExpression) and _mentions(
+                        part.expression, figure):
+                    labels.append(before)
+            return False
+
+        def visit_Call(self, node: cst.Call) -> bool:
+            for prev, arg in zip(node.args, node.args[1:]):
+                if isinstance(prev.value, cst.SimpleString) and _mentions(arg.value, figure):
+                    labels.append(prev.value.value)
+            return True
+
+    small.visit(_Find())
+    if labels:
+        return " ".join(labels)
+    if isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+        targets = ([t.target for t in small.targets] if isinstance(small, cst.Assign)
+                   else [small.target])
+        return " ".join(module.code_for_node(t) for t in targets)
+    return module.code_for_node(small)
+
+
+def _only_words(line: cst.SimpleStatementLine) -> bool:
+    """A line that only prints or logs constant text (``print("compilation complete!")``):
+    it labels the statement before it."""
+    if len(line.body) != 1 or not isinstance(line.body[0], cst.Expr):
+        return False
+    call = line.body[0].value
+    return isinstance(call, cst.Call) and bool(call.args) and all(
+        isinstance(a.value, (cst.SimpleString, cst.ConcatenatedString)) for a in call.args)
+
+
 def _held(read: Site) -> str:
     """The name under which a start read made inside a call is held (not a Python name)."""
     return f"@timer {id(read)}"
@@ -190,20 +253,25 @@ class Snapshot:
     def add_window(self, events: list[Event], starts: dict[Site, int], now: int) -> None:
         self._windows.append((events, starts, now))
 
-    def events_in(self, starts: Collection[Site], kind: int) -> frozenset[Site]:
+    def events_in(self, starts: Collection[Site], kind: int,
+                  meant: Callable[[int, int, Site], bool] | None = None) -> frozenset[Site]:
         """The events of ``kind`` after one of ``starts`` and before this read, in the frame
         the read ran in: the frame's events are in tick order, so each execution of the
-        read looks only at its own window of them."""
+        read looks only at its own window of them. ``meant(tick, start, read)``: whether
+        the event at ``tick`` in a window that starts at ``start`` (the tick of the start
+        read ``read``) is one the region includes on purpose (``Compiles.compile_meant``),
+        left out."""
         out: set[Site] = set()
         for events, ticks, now in self._windows:
-            lows = [ticks[s] for s in starts if s in ticks]
+            lows = [(ticks[s], s) for s in starts if s in ticks]
             if not lows:
                 continue
-            i = bisect_right(events, min(lows), key=by_tick)
+            low, first = min(lows, key=lambda ts: ts[0])
+            i = bisect_right(events, low, key=by_tick)
             for tick, site, what in events[i:]:
                 if tick > now:
                     break
-                if what == kind:
+                if what == kind and not (meant is not None and meant(tick, low, first)):
                     out.add(site)
         return frozenset(out)
 
@@ -242,6 +310,9 @@ class Region:
 class Timers:
     """The timers part of ``FlowAnalysis`` (see the module docstring)."""
 
+    _regions: list[Region] | None  # regions(), once the run is over
+    _may_name: bool | None  # whether the module's text spells a word naming the compile
+
     def _timer_read(self: FlowAnalysis, node: cst.Call, st: State) -> TimerRead:
         self._snapshot(node, st)
         self.where.setdefault(node, self._loc)
@@ -251,9 +322,36 @@ class Timers:
         self.scope_of.setdefault(node, self.frame.func.node if self.frame.func else None)
         loops = self.frame.loop_stmts
         self.read_loop.setdefault(node, loops[-1] if loops else None)
+        if self._stmt_line is not None:
+            self.read_lines.setdefault(node, self._stmt_line)
         st.reads[node] = self._tick()
         self._read_log.append(node)
         return TimerRead(frozenset({node}))
+
+    def _stamp(self: FlowAnalysis, key: str | None, held: object, read: TimerRead,
+               st: State) -> None:
+        """``stamps.append(time.perf_counter())`` in a loop, the stamps differenced later
+        (``np.diff(stamps)``, ``zip(stamps, stamps[1:])``): each stamp stops the region the
+        one before it started. The list's name holds the latest stamp, as a start; lists of
+        readings that are never differenced are not timings of their own."""
+        if key is None or not self._differenced(key):
+            return
+        if isinstance(held, TimerRead):
+            for stop in read.sites:
+                for start in held.sites:
+                    self._pair(stop, start)
+                    self.stamp_reads.add(stop)
+        self._set(st, key, read)
+
+    def _differenced(self: FlowAnalysis, key: str) -> bool:
+        """Whether the module's text differences the list ``key`` of clock readings."""
+        found = self._diffed.get(key)
+        if found is None:
+            n = re.escape(key)
+            found = self._diffed[key] = re.search(
+                rf"diff\(\s*(?:\w+\.\w+\(\s*)?{n}\b|zip\(\s*{n}\s*,\s*{n}\s*\[\s*1\s*:"
+                rf"|(?<![\w.]){n}\s*\[[^\]]+\]\s*-\s*{n}\s*\[", self._code) is not None
+        return found
 
     def _pair(self: FlowAnalysis, stop: Site, start: Site) -> None:
         if self._comparing:
@@ -296,6 +394,8 @@ class Timers:
                 st.timers.pop(_held(start), None)  # a stopped timer starts no later region
         for read in reads:
             lifted.setdefault(read, set()).add(node)
+        if self._stmt_line is not None:
+            self.read_lines.setdefault(node, self._stmt_line)
         st.reads[node] = self._tick()
         self._read_log.append(node)
         if returns_reading:
@@ -366,21 +466,85 @@ class Timers:
                     snap.hold(name, value, name in st.bound)
 
     def _drops_first(self: FlowAnalysis, loop: cst.For | cst.While,
-                     scope: cst.CSTNode | None) -> bool:
+                     scope: cst.CSTNode | None, stop: Site) -> bool:
         """Whether the figures a loop collects (``times.append(...)``) are used without the
-        first round's (``times[1:]``, ``# ignore JIT time``): its compile is left out."""
+        first rounds' (``times[3:]``, ``min(times)``), or the stop read is kept out of the
+        first rounds by a guard on the loop's counter (``if i >= warmup:``): their compile
+        is left out (``compiles.drops_first_rounds``)."""
+        counter = _counter_name(loop)
+        _, ifs = self.context_of.get(stop, ((), ()))
+        loop_ifs = [b for b in ifs if isinstance(b, cst.If) and _inside(b, loop)]
+        if any(skips_first_rounds(b.test, counter) for b in loop_ifs):
+            return True
         finder = _SmallStatements()
         loop.body.visit(finder)
         lists = {dotted(small.value.func.value) for small in finder.found
                  if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
                  and isinstance(small.value.func, cst.Attribute) and _collecting_call(small)}
+        lists.discard(None)
         if not lists:
             return False
         text = self.module.code_for_node(scope if scope is not None else self.module)
-        return any(re.search(rf"(?<![\w.]){re.escape(name)}\s*\[\s*1\s*:", text)
-                   for name in lists if name)
+        return drops_first_rounds(text, {name for name in lists if name})
 
     # ------------------------------------------------------------------ results
+    def _region_names(self: FlowAnalysis, stop: Site, starts: Collection[Site],
+                      compiles: bool = True) -> tuple[bool, bool]:
+        """Whether the region names the compile or a first run, and whether it names the
+        compile alone (``Compiles.named_compile``): from its reads' statements and the
+        comments on their lines (and just above the start), the statement after the stop if
+        it mentions the figure or only prints words (``print("compilation complete!")``),
+        and the statements of its scope that use the figure (``t_first += ...`` then
+        ``print(f"Jit-compile done in {t_first:.1f} s")``)."""
+        texts = [self.module.code_for_node(loc.node)
+                 for loc in (self.where[stop], *(self.where[s] for s in starts
+                                                 if s in self.where))
+                 if isinstance(loc.node, cst.BaseSmallStatement)]
+        # Comments name a cold run (``# cold: includes compilation``) but are not read as
+        # the region timing compilation alone, nor when they say it is left out.
+        notes = [comments_of(self.read_lines.get(stop))]
+        notes += [comments_of(self.read_lines.get(s), above=True) for s in starts]
+        noted = any(COMPILE_WORDS.search(n) and not EXCLUDES_COMPILE.search(n) for n in notes)
+        bound = bound_names(self.where[stop].node)
+        after = self.next_of.get(stop)
+        after_texts = []
+        if isinstance(after, cst.SimpleStatementLine) and (
+                (bound and _mentions(after, bound)) or _only_words(after)):
+            # ``dt = time.time() - t0`` then ``log("compilation took %s", dt)`` (not
+            # "warmup": a flag's name may spell it)
+            after_texts.append(self.module.code_for_node(after))
+        if bound and compiles:
+            # (asked only of a region with a compile in it: JAX105 is what it decides)
+            after_texts += self._uses_of(bound, self.scope_of.get(stop), self.where[stop].node)
+        named, only = self.named_compile(texts, None)
+        for text in after_texts:
+            n, o = self.named_compile(texts, text)
+            named, only = named or n, only or o
+        return named or noted, only
+
+    def _uses_of(self: FlowAnalysis, figure: set[str], scope: cst.CSTNode | None,
+                 stmt: cst.CSTNode) -> list[str]:
+        """What the statements of ``scope`` (a function, or the module) other than ``stmt``
+        that use one of the names ``figure`` call it (``_label_of``; a few at most)."""
+        index = self._uses_index.get(scope)
+        if index is None:
+            # each statement of the scope by the names it mentions, made once per scope:
+            # asked for every region, a scan per region would cost regions x statements
+            finder = _SmallStatements()
+            body = scope.body if isinstance(scope, (cst.FunctionDef, cst.Lambda)) else (
+                self.module)
+            body.visit(finder)
+            index = self._uses_index[scope] = {}
+            for small in finder.found:
+                for name in names_in(small):
+                    uses = index.setdefault(name, [])
+                    if not uses or uses[-1] is not small:
+                        uses.append(small)
+        found: list[cst.BaseSmallStatement] = []
+        for name in sorted(figure):
+            found += [u for u in index.get(name, ())[:8] if u is not stmt and u not in found]
+        return [_label_of(small, figure, self.module) for small in found[:8]]
+
     def regions(self: FlowAnalysis) -> list[Region]:
         """The file's timed regions, computed once (every rule asks)."""
         if self._regions is not None:
@@ -404,28 +568,20 @@ class Timers:
                 # The work was waited for explicitly; what is copied after is a small
                 # operation on its results (``float(loss.mean())``), not the timed work.
                 host_synced = frozenset()
-            compiled = snap.events_in(starts, COMPILE)
+            # (a function made after the start read: the region is a total that contains
+            # its making, compile included: ``compiles``' policy)
+            compiled = snap.events_in(starts, COMPILE, self.compile_meant)
+            # (words that could name the compile appear nowhere in most files: then
+            # nothing of the region is generated back into text to be searched)
             named = only = False
-            if compiled:
-                texts = [self.module.code_for_node(loc.node)
-                         for loc in (self.where[stop], *(self.where[s] for s in starts
-                                                         if s in self.where))
-                         if isinstance(loc.node, cst.BaseSmallStatement)]
-                named = any(COMPILE_WORDS.search(t) for t in texts)
-                only = any(_only_compile(t) for t in texts)
-                after = self.next_of.get(stop)
-                bound = bound_names(self.where[stop].node)
-                if isinstance(after, cst.SimpleStatementLine) and bound and _mentions(
-                        after, bound):
-                    # ``dt = time.time() - t0`` then ``log("compilation took %s", dt)``
-                    # (not "warmup": a flag's name may spell it)
-                    text = self.module.code_for_node(after)
-                    named = named or NAMED_AFTER.search(text) is not None
-                    only = only or _only_compile(text)
+            if self._may_name is None:
+                self._may_name = COMPILE_WORDS.search(self._code) is not None
+            if self._may_name:
+                named, only = self._region_names(stop, starts, bool(compiled))
             loop = self.read_loop.get(stop)
             if compiled and loop is not None and (
-                    not collects(loop, self.where[stop].node)
-                    or self._drops_first(loop, self.scope_of.get(stop))):
+                    stop in self.stamp_reads or not collects(loop, self.where[stop].node)
+                    or self._drops_first(loop, self.scope_of.get(stop), stop)):
                 # A progress log read on every round of a loop (``steps/s`` every 100
                 # steps, an epoch's time): the function compiles in the first round only,
                 # so only the first of many figures includes it, as any training log's.

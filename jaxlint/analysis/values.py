@@ -43,6 +43,10 @@ class JaxVal:
     # (waiting for it waits for all work before it), but operations on it are not known to
     # be device work (it may be a NumPy array or a number)
     opaque: bool = False
+    # an object of a class that is no registered pytree (a plain ``@dataclass``) holding JAX
+    # values: ``jax.block_until_ready(obj)`` sees one leaf that is no array and waits for
+    # nothing; its fields (``obj.logits``) are the JAX values
+    record: bool = False
 
     def covers(self, site: Site, tick: int) -> bool:
         """Whether waiting for this value waits for ``site``, last dispatched at ``tick``."""
@@ -74,6 +78,9 @@ class JaxCallable:
     # static arguments, each as (position, name) as far as known: a call with a new value
     # of one compiles again (``static_argnums``/``static_argnames``)
     static: tuple[tuple[int | None, str | None], ...] = ()
+    # another module's function whose only work is operations on what it is given: called
+    # with no JAX values (a PyTorch tensor, a NumPy array), it dispatches no JAX work
+    needs_jax_args: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,6 +116,13 @@ class TimerFactory:
 
 
 @dataclass(frozen=True)
+class ElapsedFn:
+    """What another module of the project exports for a clock helper that reads the clock
+    and subtracts the reading it is given (``def elapsed(t0): return now() - t0``): its
+    call is a stop read, paired with the reading passed in."""
+
+
+@dataclass(frozen=True)
 class JitFactory:
     """What another module of the project exports for a function that returns a jitted
     function made anew on each call (``make_step()`` returning ``jax.jit(step)``): in the
@@ -136,6 +150,16 @@ class LibObject:
     # the JAX values its constructor was given (a project class's ``InputData(tokens)``):
     # its fields hold them, and waiting for it waits for them
     holds: JaxVal | None = None
+
+
+@dataclass(frozen=True)
+class HostValue:
+    """A value a host library made (a NumPy array, an h5py file or dataset, a pandas frame,
+    a PyTorch tensor): storing a JAX value into it (``out[i] = f(x)``) or giving one to its
+    methods (``h5.create_dataset(data=y)``) copies the JAX value to the host, which waits
+    for it. ``name``: what made it, when known (``numpy.zeros``)."""
+
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -193,13 +217,16 @@ Value = (
     | BenchmarkFixture
     | TimedBlock
     | TimerFactory
+    | ElapsedFn
     | TimerObject
     | JitFactory
+    | HostValue
     | None
 )
 
 _PRIORITY = (
-    JaxVal, TimerRead, JaxCallable, Func, Instance, Klass, Transform, Lowered, LibObject, Ref
+    JaxVal, TimerRead, JaxCallable, Func, Instance, Klass, Transform, Lowered, LibObject, Ref,
+    HostValue,
 )
 
 
@@ -236,7 +263,7 @@ def join_jax(a: JaxVal, b: JaxVal) -> JaxVal:
     for it waits for what either one covers."""
     return JaxVal(max(a.tick, b.tick), a.origin | b.origin, a.deps | b.deps,
                   a.container or b.container, _still_uncovered(a, b) | _still_uncovered(b, a),
-                  a.opaque and b.opaque)
+                  a.opaque and b.opaque, a.record and b.record)
 
 
 def union_jax(values: Iterable[Value]) -> JaxVal | None:

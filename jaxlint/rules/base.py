@@ -106,7 +106,9 @@ def sync_call_text(exprs: tuple[str, ...]) -> str:
 
 
 def still_computing(exprs: tuple[str, ...]) -> str:
-    quoted = [f"`{e}`" for e in exprs]
+    # (``vars(heads)`` is how a fix waits for a plain dataclass's fields: it holds ``heads``)
+    quoted = [f"`{e[5:-1] if e.startswith('vars(') and e.endswith(')') else e}`"
+              for e in exprs]
     if len(quoted) == 1:
         return f"{quoted[0]} is still being computed"
     return ", ".join(quoted[:-1]) + " and " + quoted[-1] + " are still being computed"

@@ -103,21 +103,39 @@ def explain(ctx: FileContext, region: object, plan: object, idle: object = None)
     lines += explain_sites(ctx, region.unsynced,
                            "JAX work dispatched after the start and still running at the stop:")
     if isinstance(plan, FixPlan) and plan.synced_exprs:
-        lines.append("Its results are held by " + ", ".join(f"`{e}`" for e in plan.synced_exprs)
+        lines.append("Its results are held by " + ", ".join(
+            f"`{e[5:-1] if e.startswith('vars(') else e}`" for e in plan.synced_exprs)
                      + "; waiting for them waits for all of it (the device runs work in order).")
     for sync, where, kind in ctx.flow.path_evidence(region):
         if kind == "loop":
             lines.append(f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`) is in the "
-                         f"loop at line {ctx.line(where)}: when that loop runs zero times, "
-                         "nothing waits for the work.")
+                         f"loop at line {ctx.line(where)}, which never runs (its count is zero "
+                         "or what it goes over is empty), so nothing waits for the work.")
         else:
             lines.append(f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`) runs "
                          f"only when the `if` at line {ctx.line(where)} is taken: on the other "
                          "path nothing waits for the work.")
+    for sync, kind in ctx.flow.no_op_syncs.items():
+        if ctx.line(sync) and region_lines(ctx, region)[0] <= ctx.line(sync) <= (
+                region_lines(ctx, region)[1]):
+            what = ("a generator expression, one leaf that is no array" if kind == "generator"
+                    else "an object of a class that is no registered pytree (a plain "
+                    "dataclass), one leaf that is no array")
+            lines.append(f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`) is given "
+                         f"{what}: `jax.block_until_ready` skips it and waits for nothing.")
     if isinstance(idle, cst.CSTNode):
         lines.append(f"The sync at line {ctx.line(idle)} (`{ctx.code(idle, 40)}`) waits for "
                      "values made before the start, so none of this work is waited for.")
     return "\n".join(lines)
+
+
+def region_lines(ctx: FileContext, region: object) -> tuple[int, int]:
+    """The first and last line of a region's reads."""
+    from jaxlint.analysis import Region
+
+    assert isinstance(region, Region)
+    lines = [ctx.line(n) for n in (*region.starts, region.stop) if ctx.line(n)]
+    return (min(lines), max(lines)) if lines else (0, 0)
 
 
 def describe(ctx: FileContext, region: object, plan: object) -> str:

@@ -13,8 +13,9 @@ class UnsyncedHarness(Rule):
     `.autorange`) given a callable or a statement string, and pytest-benchmark's
     `benchmark(fn, *args)` and `benchmark.pedantic(fn, ...)`, notebooks' `%timeit` and `%time`
     magics, also as a notebook exported to a script calls them
-    (`get_ipython().run_line_magic("timeit", "f(x)")`), where each run dispatches JAX work
-    and returns before it is done.
+    (`get_ipython().run_line_magic("timeit", "f(x)")`), and asv's benchmark methods
+    (`time_*` of a class with a `setup`, which asv times run by run), where each run
+    dispatches JAX work and returns before it is done.
 
     ## Why is this bad?
     The harness reads the clock after each run returns, so it measures dispatch: on an H200
@@ -54,10 +55,16 @@ class UnsyncedHarness(Rule):
                 remedy = "wrap what it runs in jax.block_until_ready(...)"
             else:
                 remedy = "make it return jax.block_until_ready(<its result>)"
-            explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) times "
-                           f"`{ctx.code(use.stmt, 40)}`, reading the clock as each run "
-                           "returns; what it runs dispatches JAX work and returns without "
-                           "waiting for it, so each run times the dispatch only.")
+            if use.asv:
+                explanation = (f"asv times the benchmark method `{ctx.code(use.stmt, 40)}` "
+                               f"(line {ctx.line(use.call)}) run by run, after its `setup`; "
+                               "it dispatches JAX work and returns without waiting for it, "
+                               "so each run times the dispatch only.")
+            else:
+                explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) "
+                               f"times `{ctx.code(use.stmt, 40)}`, reading the clock as each "
+                               "run returns; what it runs dispatches JAX work and returns "
+                               "without waiting for it, so each run times the dispatch only.")
             yield Report(use.call, self.MESSAGE.format(stmt=ctx.code(use.stmt, 40),
                                                        remedy=remedy), plan, (use.call,),
                          explanation)

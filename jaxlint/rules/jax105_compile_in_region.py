@@ -59,6 +59,9 @@ class CompileInRegion(Rule):
                "compilation; call it once (synced) before the clock starts")
 
     def check(self, ctx: FileContext) -> Iterator[Report]:
+        for use in ctx.flow.harnesses.values():
+            if use.recompiles:
+                yield self._harness_recompiles(ctx, use)
         for region in ctx.flow.regions():
             if region.names_compile:
                 continue  # compilation is what it times
@@ -67,6 +70,9 @@ class CompileInRegion(Rule):
                     continue
                 if call in ctx.flow.recompiling:
                     yield self._recompiles(ctx, region, call)
+                    continue
+                if call in ctx.flow.cleared_compiles:
+                    yield self._cleared(ctx, region, call)
                     continue
                 plan = warm_up_before_start(ctx.flow, region, call, ctx.line_of)
                 why = why_work(ctx, call)
@@ -79,9 +85,42 @@ class CompileInRegion(Rule):
                 yield Report(call, self.MESSAGE.format(func=ctx.code(call.func, 40)), plan,
                              (*region.starts, region.stop), explanation)
 
-    RECOMPILES = ("`{func}` compiles on every call (eager `lax` control flow over a function "
-                  "made anew each time), so the time includes compilation; make the function "
-                  "once, or jit the whole computation, outside the timed region")
+    RECOMPILES = ("`{func}` compiles on every call ({why}), so the time includes "
+                  "compilation; make the function once, or jit the whole computation, outside "
+                  "the timed region")
+
+    CLEARED = ("`{func}` compiles again inside the timed region: `jax.clear_caches()` dropped "
+               "its compiled program, so the time includes compilation; clear the caches and "
+               "warm up before the clock starts")
+
+    def _cleared(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
+        """A first call after ``jax.clear_caches()``: a warm-up before the start would be
+        dropped too when the clearing is inside the region, so no fix is offered."""
+        explanation = "\n".join([
+            region_heading(ctx, region),
+            f"line {ctx.line(call)}: `{ctx.code(call, 50)}`: {why_work(ctx, call)}.",
+            "`jax.clear_caches()` runs before it on every path, so this call traces and "
+            "compiles it again."])
+        return Report(call, self.CLEARED.format(func=ctx.code(call.func, 40)), None,
+                      (*region.starts, region.stop), explanation)  # type: ignore[attr-defined]
+
+    HARNESS = ("each run of `{stmt}` compiles anew (it makes a new jitted function, or runs "
+               "eager `lax` control flow over one, every time), so every figure the harness "
+               "reports includes compilation; make the jitted function once, outside what is "
+               "timed")
+
+    def _harness_recompiles(self, ctx: FileContext, use: object) -> Report:
+        """A harness whose timed statement compiles on every run: no warm-up helps."""
+        from jaxlint.analysis import HarnessUse
+
+        assert isinstance(use, HarnessUse)
+        explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) runs "
+                       f"`{ctx.code(use.stmt, 40)}` many times; each run makes a jitted "
+                       "function of a function made anew (a lambda, a `partial`, a nested "
+                       "`def`) and calls it, so JAX traces and compiles it on every run (it "
+                       "keeps compiled programs per function object).")
+        return Report(use.call, self.HARNESS.format(stmt=ctx.code(use.stmt, 40)), None,
+                      (use.call,), explanation)
 
     def _recompiles(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
         """A call that traces and compiles whenever it runs: no warm-up helps (the next call
@@ -94,11 +133,19 @@ class CompileInRegion(Rule):
             how = (f"`{detail}` is called outside jit with a function made by this call, so "
                    "JAX traces and compiles it each time (it keeps compiled loops per function "
                    "object).")
+        elif kind == "fresh_jit" and isinstance(detail, (cst.FunctionDef, cst.Lambda)):
+            name = detail.name.value if isinstance(detail, cst.FunctionDef) else "the lambda"
+            how = (f"`{name}` (line {ctx.line(detail)}) wraps a function made anew on each "
+                   "call (a lambda, a `partial`, a nested `def`) in `jax.jit` and calls it, so "
+                   "every call traces and compiles it again (jit keeps compiled programs per "
+                   "function object).")
         else:
             how = ("It runs `jax.lax` control flow outside jit over a function it makes anew "
                    "on each call, so JAX traces and compiles it each time.")
         explanation = "\n".join([
             region_heading(ctx, region),
             f"line {ctx.line(call)}: `{ctx.code(call, 50)}`: {how}"])
-        return Report(call, self.RECOMPILES.format(func=ctx.code(call.func, 40)), None,
+        why = ("it makes a new jitted function each time" if kind == "fresh_jit"
+               else "eager `lax` control flow over a function made anew each time")
+        return Report(call, self.RECOMPILES.format(func=ctx.code(call.func, 40), why=why), None,
                       (*region.starts, region.stop), explanation)

@@ -1,0 +1,202 @@
+"""When a call compiles, and when a timed region means to include the compile.
+
+Two policies live here, each with its reason (README, "How it works: policies"):
+
+**Which function objects share a compile.** ``jax.jit`` keeps compiled programs per wrapped
+function and static arguments: ``jax.jit(f)`` made twice around the same ``f`` compiles once.
+The same ``f`` is a library function (by qualified name) or a function made once (a
+module-level ``def`` or ``lambda``); a nested ``def``, a lambda made in a function, a bound
+method (``self.apply``) or a ``functools.partial`` is a new object each time it is made, and
+its jitted wrapper compiles again. A factory memoised by ``functools.lru_cache`` /
+``functools.cache`` gives back the same function for the same arguments.
+
+**When JAX105 speaks.** The first call of a jitted function inside a region is reported when
+the function was made before the region's start read and the region times calls of it. A
+region is taken to include the compile on purpose when
+
+- it contains the making of the function (``jax.jit(...)``, a factory's call, the ``def``
+  of a decorated function, after the start read): it times the whole of a run, compile
+  included, as a total does;
+- its reads, the statement after the stop read or the comments on their lines name the
+  compile or the first call ("compile", "first call", "cold", "warm-up", "incl. jit");
+- its figures are collected over the rounds of a loop and the first rounds are dropped
+  (any slice with a lower bound, ``pop(0)``, ``del times[:k]``) or kept out by a guard on
+  the loop's counter (``if i >= n_warmup:``), or summarised by their minimum;
+- it is a progress log read on every round of a loop (its first figure alone carries the
+  compile, as every training log's does): see ``Timers.regions``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from jaxlint.analysis.syntax import dotted, int_literal
+from jaxlint.analysis.values import Func, Ref, Site, Value
+
+if TYPE_CHECKING:
+    from jaxlint.analysis.flow import FlowAnalysis
+
+# Words that name compilation (or a cold first run) in the statements and comments of a
+# region's reads: the region times it on purpose (``compile_time = time.time() - t0``,
+# ``print("first call (incl. compile)")``, ``# cold run``).
+COMPILE_WORDS = re.compile(
+    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|warm[\s_-]*up|jit[\s_-]*time|"
+    r"trac(e|ing)[\s_-]*time|\bcold\b", re.IGNORECASE)
+NAMED_AFTER = re.compile(
+    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|jit[\s_-]*time|"
+    r"trac(e|ing)[\s_-]*time|\bcold\b", re.IGNORECASE)
+ONLY_COMPILE = re.compile(r"compil|jit[\s_-]*time|trac(e|ing)[\s_-]*time", re.IGNORECASE)
+# ... unless the words say the compile comes on top of the run ("first call (incl.
+# compile)", "including compilation", "with compile", "+ compile")
+PLUS_COMPILE = re.compile(r"(incl\w*|with|plus|\+|and)\W{0,3}\s*(the\s+)?compil", re.IGNORECASE)
+
+# ... and words that say the compile is left out (``# don't count compilation``).
+EXCLUDES_COMPILE = re.compile(
+    r"(\b(do\s*n[o']?t|not|no|without|exclud\w*|skip\w*|ignor\w*|after|past)\W+(\w+\W+){0,3}"
+    r"(compil|jit|warm))|(compil\w*\s+(excluded|done|over|finished))", re.IGNORECASE)
+
+MEMOISERS = frozenset({"functools.lru_cache", "functools.cache"})
+
+
+def only_compile(text: str) -> bool:
+    """Whether ``text`` names compilation alone (``compile_time``), not a run with it."""
+    return ONLY_COMPILE.search(PLUS_COMPILE.sub(" ", text)) is not None
+
+
+def comments_of(line: cst.CSTNode | None, above: bool = False) -> str:
+    """The comment at the end of a statement line, and with ``above`` the comment lines
+    just before it."""
+    out = []
+    if isinstance(line, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+        if above:
+            out += [ln.comment.value for ln in line.leading_lines if ln.comment is not None]
+        trailing = getattr(line, "trailing_whitespace", None)
+        if trailing is not None and trailing.comment is not None:
+            out.append(trailing.comment.value)
+    return " ".join(out)
+
+
+def drops_first_rounds(text: str, lists: set[str]) -> bool:
+    """Whether the code ``text`` uses the figures collected in ``lists`` without their first
+    rounds (``times[1:]``, ``times[n_warmup:]``, ``times.pop(0)``, ``del times[:3]``), or
+    only through their minimum (``min(times)``: a compile makes a round slower, never
+    faster)."""
+    for name in lists:
+        n = re.escape(name)
+        if re.search(rf"(?<![\w.]){n}\s*\[\s*(?!0\s*:)(?!:)[^\]:]+:", text):
+            return True
+        if re.search(rf"(?<![\w.]){n}\.pop\(\s*0\s*\)|\bdel\s+{n}\s*\[", text):
+            return True
+        if re.search(rf"(?<![\w.])(?:np\.|numpy\.|jnp\.)?(?:min|amin|nanmin)\(\s*{n}\s*[,)]",
+                     text):
+            return True
+    return False
+
+
+def skips_first_rounds(test: cst.BaseExpression, counter: str | None) -> bool:
+    """Whether ``test`` (an ``if`` around a region's stop read, in a loop) holds only after
+    the first rounds of the loop: ``i >= n_warmup``, ``step > 0``, ``i != 0``, ``k < i``."""
+    if counter is None or not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    comp = test.comparisons[0]
+    left, right, op = dotted(test.left), dotted(comp.comparator), comp.operator
+    if left == counter:
+        bound = comp.comparator
+    elif right == counter:
+        bound = test.left
+        flipped = {cst.LessThan: cst.GreaterThan, cst.LessThanEqual: cst.GreaterThanEqual}
+        op = next((new() for old, new in flipped.items() if isinstance(op, old)), op)
+    else:
+        return False
+    value = int_literal(bound)
+    if isinstance(op, cst.GreaterThan):
+        return value is None or value >= 0
+    if isinstance(op, cst.GreaterThanEqual):
+        return value is None or value >= 1
+    if isinstance(op, cst.NotEqual):
+        return value == 0
+    return False
+
+
+class Compiles:
+    """The compile part of ``FlowAnalysis`` (see the module docstring)."""
+
+    def _jit_origin(self: FlowAnalysis, node: Site, fn: Value, jitted: bool,
+                    static: tuple[tuple[int, ...], tuple[str, ...]]) -> Site:
+        """The origin that identifies the function ``jax.jit(fn)`` (made at ``node``) makes:
+        one shared by every wrapper of the same function object with the same static
+        arguments, which share compiled programs; ``node`` itself for a function made anew
+        each time (a nested ``def``, a lambda made in a function, a method)."""
+        key: object
+        wrapped = node.args[0].value if isinstance(node, cst.Call) and node.args else None
+        if isinstance(wrapped, (cst.Call, cst.Lambda)):
+            key = None  # ``jax.jit(partial(f, n=3))``, ``jax.jit(vmap(f))``: a new object
+        elif isinstance(fn, Ref):
+            key = ("ref", fn.name)
+        elif isinstance(fn, Func) and fn.closure is None and fn.owner is None:
+            key = ("func", fn)
+        else:
+            key = None
+        if key is None:
+            self.made_at[node] = self._now
+            return node
+        key = (key, jitted, static)
+        origin = self._shared_jits.get(key)
+        if origin is None:
+            # (a node already standing for another function, as a helper's ``jax.jit(fn)``
+            # for each ``fn`` it is given, gets a node of its own)
+            taken = node in self._shared_origins
+            origin = cst.Name("jit") if taken else node
+            self._shared_jits[key] = origin
+            self._shared_origins.add(origin)
+        self.shared_sites.setdefault(origin, set()).add(node)
+        self.made_at[origin] = self._now
+        return origin
+
+    def compile_meant(self: FlowAnalysis, tick: int, start: int, read: Site) -> bool:
+        """Whether the compiling call whose event is at ``tick``, in a region started at
+        ``start`` by ``read``, is not one JAX105 speaks of: the function was made inside
+        the region, and not in a loop the region contains (a total that contains its making
+        once; one made anew on each round of a timed loop compiles on each); the call is
+        not in a loop and the same function is timed warm elsewhere in the same scope (a
+        cold/warm pair: the cold figure is shown on purpose); or it is wrapped at several
+        places and the frame did not know
+        what the module called before (another wrapper may have compiled it: judged only
+        where the script's own order of calls is known)."""
+        event = self.compile_events.get(tick)
+        if event is None:
+            return False
+        origin, made, judged, scope, in_loop, made_loops = event
+        if made > start and made_loops <= set(self.context_of.get(read, ((), ()))[0]):
+            return True
+        if not in_loop and (origin, scope) in self.warm_timed:
+            return True  # a cold run beside a warm one of the same function
+        return not judged and len(self.shared_sites.get(origin, ())) > 1
+
+    def is_memoised(self: FlowAnalysis, decorators: list[Value]) -> bool:
+        """Whether a ``def``'s decorators memoise it (``@functools.lru_cache(maxsize=None)``)."""
+        return any(isinstance(d, Ref) and d.name in MEMOISERS for d in decorators)
+
+    def memo_origin(self: FlowAnalysis, factory: cst.CSTNode, call: cst.Call) -> Site:
+        """The origin of what a memoised factory gives for this call's arguments: the same
+        as for an earlier call with the same argument code."""
+        key = (factory, tuple(self.module.code_for_node(a.value) for a in call.args))
+        origin = self._memo_origins.get(key)
+        if origin is None:
+            origin = self._memo_origins[key] = cst.Name("memoised")
+            self._shared_origins.add(origin)
+        return origin
+
+    def named_compile(self: FlowAnalysis, texts: list[str], after: str | None
+                      ) -> tuple[bool, bool]:
+        """(the region names the compile or a first run, it names the compile alone), from
+        the texts of its reads (statements and comments) and the statement after its stop."""
+        named = any(COMPILE_WORDS.search(t) for t in texts)
+        only = any(only_compile(t) for t in texts)
+        if after is not None:
+            named = named or NAMED_AFTER.search(after) is not None
+            only = only or only_compile(after)
+        return named, only
