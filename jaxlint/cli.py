@@ -27,7 +27,7 @@ from jaxlint.files import (
     read,
     write_atomic,
 )
-from jaxlint.finding import Finding
+from jaxlint.finding import FileError, Finding
 from jaxlint.settings import Settings, might_matter
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 TERMINAL_FORMATS = ("text", "concise", "full")
+STORED_FORMATS = ("github", "gitlab", "sarif")  # place a notebook's findings in its JSON
 
 # The default -j 0 analyses files in one process unless there are at least this many bytes to
 # analyse: a worker process first imports libcst and the analysis (a few hundred ms), which
@@ -59,6 +60,7 @@ SUBCOMMANDS = {
     "verify": "run scripts before and after the fix and compare what they measure "
     "(the only command that executes code)",
     "rule": "print a rule's documentation",
+    "clean": f"remove the caches ({CACHE_DIRNAME}) in the current folder and below it",
     "server": "run a Language Server Protocol server on stdio for editors (needs the "
     "'server' extra)",
 }
@@ -68,7 +70,10 @@ def _codes(text: str) -> list[str]:
     codes = [c.strip().upper() for c in text.split(",") if c.strip()]
     for c in codes:
         if not any(code.startswith(c) for code in CODES) and c not in ("ALL",):
-            raise argparse.ArgumentTypeError(f"unknown rule code or prefix: {c}")
+            from jaxlint.config import did_you_mean
+
+            raise argparse.ArgumentTypeError(f"unknown rule code or prefix: {c}"
+                                             + did_you_mean(c, CODES, 0.75))
     return ["JAX" if c == "ALL" else c for c in codes]
 
 
@@ -92,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Find (and fix) JAX timings that measure dispatch instead of work.",
         epilog="Subcommands: "
         + "; ".join(f"'jaxlint {k} ...' {v}" for k, v in SUBCOMMANDS.items())
-        + ". Exit status: 0 clean, 1 findings remain, 2 usage or internal error.",
+        + ". Exit status: 0 clean (or --exit-zero), 1 findings remain, 2 a path could not "
+        "be checked (0 with --exit-zero) or the command was wrong (usage, configuration).",
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
     p.add_argument("--fix", action="store_true", help="apply safe fixes in place")
@@ -102,18 +108,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--diff", action="store_true",
                    help="print the fixes as a unified diff and write nothing")
     p.add_argument("--select", type=_codes, metavar="CODES",
-                   help="comma-separated codes or prefixes to report (default: all)")
+                   help="comma-separated codes or prefixes to report (default: all); "
+                   "replaces 'select' and 'extend-select' of the configuration")
+    p.add_argument("--extend-select", type=_codes, action="extend", default=[],
+                   metavar="CODES", help="codes or prefixes to report besides those selected")
     p.add_argument("--ignore", type=_codes, metavar="CODES",
                    help="comma-separated codes or prefixes not to report")
-    p.add_argument("--format", choices=output.FORMATS, default="text",
-                   help="output format (default: text); 'full' shows source context, "
-                   "'sarif' and 'github' are for CI")
+    p.add_argument("--format", "--output-format", dest="format", choices=output.FORMATS,
+                   default="text", metavar="FORMAT",
+                   help=f"output format: {', '.join(output.FORMATS)} (default: text); 'full' "
+                   "shows source context, 'github', 'gitlab' and 'sarif' are for CI")
     p.add_argument("--statistics", action="store_true",
                    help="print the number of findings per rule instead of the findings "
                    "(as JSON with --format json or json-lines)")
     p.add_argument("--show-fixes", action="store_true",
                    help="with --format text, concise or full: show each file's fix as a "
-                   "diff after its findings")
+                   "diff after its findings; with --fix, list what was fixed, per file and "
+                   "code")
+    p.add_argument("--add-noqa", action="store_true",
+                   help="append '# noqa: CODE' to each line with a finding, so that a "
+                   "codebase adopting jaxlint starts clean (and new code is checked)")
+    p.add_argument("--show-files", action="store_true",
+                   help="print the files that would be checked, one a line, and exit")
+    p.add_argument("--show-settings", action="store_true",
+                   help="print the settings the first file (or the current folder) is "
+                   "checked with, and exit")
+    p.add_argument("--watch", action="store_true",
+                   help="check again whenever a file changes (needs the 'watch' extra)")
     p.add_argument("--output-file", "-o", metavar="PATH",
                    help="write the findings (or the diff, or the statistics) to PATH "
                    "instead of stdout, without colours")
@@ -161,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
 @dataclass
 class Run:
     findings: list[Finding] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)  # paths that could not be checked
     fixed: int = 0
     held_back: int = 0
     diffs: list[str] = field(default_factory=list)
@@ -170,6 +191,11 @@ class Run:
     deps: set[str] = field(default_factory=set)  # project modules the analysis consulted
     absent: set[str] = field(default_factory=set)  # module files it looked for, not found
     fixed_files: list[str] = field(default_factory=list)  # files --fix wrote
+    # notebooks with findings or errors, as checked: where their cells' lines are stored
+    # (the github, gitlab and sarif formats address the file as stored)
+    notebooks: dict[str, bytes] = field(default_factory=dict)
+    fatal: list[str] = field(default_factory=list)  # the command failed (its report is lost)
+    fixed_codes: dict[str, dict[str, int]] = field(default_factory=dict)  # path -> code -> n
     interrupted: bool = False  # Ctrl-C: what is here is what was done before it
 
     def merge(self, other: Run) -> None:
@@ -181,33 +207,37 @@ class Run:
         self.texts.update(other.texts)
         self.fixed_texts.update(other.fixed_texts)
         self.fixed_files.extend(other.fixed_files)
+        self.notebooks.update(other.notebooks)
+        self.fixed_codes.update(other.fixed_codes)
 
 
 def _error_line(path: str, message: str, line: int | None = None, col: int = 0) -> str:
-    where = f"{path}:{line}:{col + 1}" if line is not None else path
-    return output.printable(f"{where}: error: {message}")
+    return output.error_line(FileError(path, message, line, col))
 
 
-def _error(run: Run, path: str, message: str, line: int | None = None, col: int = 0) -> None:
-    run.errors.append(_error_line(path, message, line, col))
+def _error(run: Run, path: str, message: str, line: int | None = None, col: int = 0,
+           cell: int | None = None) -> None:
+    run.errors.append(FileError(path, message, line, col, cell))
 
 
 def _settings(path: str, args: argparse.Namespace, config: Config,
               modules: dict[str, dict[str, object]]) -> Settings:
     return settings_for(path, config, args.select, args.ignore or (), not args.no_index,
-                        modules)
+                        modules, args.extend_select)
 
 
 def settings_for(path: str, config: Config, select: Sequence[str] | None = None,
                  ignore: Sequence[str] = (), index: bool = True,
-                 modules: dict[str, dict[str, object]] | None = None) -> Settings:
+                 modules: dict[str, dict[str, object]] | None = None,
+                 extend_select: Sequence[str] = ()) -> Settings:
     """What the engine needs to check ``path`` as the command line does: the configuration's
-    rules (``select`` replaces, ``ignore`` adds to them) and, with ``index``, what the
-    project's other modules export (``modules`` caches them across files)."""
+    rules (``select`` replaces, ``extend_select`` and ``ignore`` add to them) and, with
+    ``index``, what the project's other modules export (``modules`` caches them across
+    files)."""
     from jaxlint.settings import for_file
 
     cache = (modules if modules is not None else {}) if index else None
-    return for_file(path, config, cache, select, ignore)
+    return for_file(path, config, cache, select, ignore, extend_select=extend_select)
 
 
 _MODULES: dict[str, dict[str, object]] = {}  # a worker process's project-index cache
@@ -287,9 +317,12 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
             # decide (notebook.may_matter), before libcst is imported for them. A cell that
             # does not parse is one error line; the other cells are still linted.
             virtual = build(load(data, path), path, strict=False)
-            run.findings.extend(lint_virtual(virtual, path, settings))
-            for message in virtual.broken.values():
-                _error(run, path, message)
+            found = lint_virtual(virtual, path, settings)
+            run.findings.extend(found)
+            for error in virtual.broken.values():
+                _error(run, path, error.message, error.line, error.col, error.cell)
+            if (found or virtual.broken) and args.format in STORED_FORMATS:
+                run.notebooks[path] = data
             return
         from jaxlint.engine import fix_source, lint_source
 
@@ -311,8 +344,11 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
                         write_atomic(path, result.source, expected=data)
                         run.fixed_files.append(path)
                         run.fixed += result.fixed
+                        run.fixed_codes[path] = result.fixed_codes
             run.held_back += result.held_back
             run.findings.extend(result.remaining)
+            if notebook and result.remaining and args.format in STORED_FORMATS:
+                run.notebooks[path] = result.source
             if result.remaining and args.format in ("full", "sarif"):
                 run.texts[path] = _text(result.source)
         else:
@@ -327,10 +363,10 @@ def _check_file(path: str, args: argparse.Namespace, run: Run, config: Config,
                     if fixed != data:
                         run.fixed_texts[path] = _text(fixed)
     except SourceError as exc:
-        if notebook:
-            _error(run, path, exc.message)
-        else:
-            _error(run, path, exc.message, exc.line, exc.col)
+        cell = getattr(exc, "cell", None)
+        _error(run, path, exc.message, exc.line, exc.col, cell)
+        if cell is not None and args.format in STORED_FORMATS:
+            run.notebooks[path] = data
     except ChangedOnDisk:
         _error(run, path, "changed on disk while being fixed; left as it is")
     except NotWritten as exc:
@@ -392,29 +428,36 @@ def _color(stream: object) -> bool:
 
 def _print(run: Run, args: argparse.Namespace) -> None:
     findings = sorted(run.findings, key=Finding.sort_key)
+    errors = sorted(run.errors, key=FileError.sort_key)
     color = args.output_file is None and _color(sys.stdout)
     if args.diff:
         text = "".join(run.diffs)
     elif args.statistics:
-        text = output.statistics(findings, args.format, color)
+        text = output.statistics(findings, args.format, color, errors)
     else:
         text = output.render(findings, args.format, sources=run.texts.get,
                              fixed=run.fixed_texts, unsafe_fixes=args.unsafe_fixes,
-                             color=color and args.format in TERMINAL_FORMATS)
+                             color=color and args.format in TERMINAL_FORMATS, errors=errors,
+                             places=_Places(run.notebooks).place)
     if args.output_file is None:
         sys.stdout.write(text)
     else:
         try:
             _write_output(args.output_file, text)
         except OSError as exc:
-            run.errors.append(_error_line(args.output_file,
-                                          f"cannot write: {exc.strerror or exc}"))
-    for e in run.errors:
-        print(e, file=sys.stderr)
+            # The report is lost: the command failed, whatever --exit-zero says.
+            run.fatal.append(_error_line(args.output_file,
+                                         f"cannot write: {exc.strerror or exc}"))
+    for e in errors:
+        print(output.error_line(e), file=sys.stderr)
+    for line in run.fatal:
+        print(line, file=sys.stderr)
+    if args.fix and args.show_fixes:
+        _print_fixed(run)
     if args.quiet:
         return
-    if run.errors:
-        k = len(run.errors)
+    if run.errors or run.fatal:
+        k = len(run.errors) + len(run.fatal)
         print(f"{k} error{'s' if k != 1 else ''}: some paths could not be checked.",
               file=sys.stderr)
     n = len(findings)
@@ -437,7 +480,7 @@ def _print(run: Run, args: argparse.Namespace) -> None:
             parts.append(f"{unsafe} with --fix --unsafe-fixes")
         extra = f" ({', '.join(parts)})" if parts else ""
         print(f"Found {n} {noun}{extra}.", file=sys.stderr)
-    elif not run.errors:
+    elif not (run.errors or run.fatal):
         print("All checks passed.", file=sys.stderr)
 
 
@@ -507,6 +550,46 @@ def _hook_argv(argv: Sequence[str], parser: argparse.ArgumentParser) -> list[str
     return [*out, "--", *argv[i:]]
 
 
+def _print_fixed(run: Run) -> None:
+    """What --fix changed, per file and code, as ``ruff --fix --show-fixes`` lists it."""
+    from jaxlint.rules import rule_name
+
+    done = {path: codes for path, codes in sorted(run.fixed_codes.items()) if codes}
+    if not done:
+        print("No findings were fixed.", file=sys.stderr)
+        return
+    total = sum(sum(codes.values()) for codes in done.values())
+    print(f"Fixed {total} finding{'s' if total != 1 else ''}:", file=sys.stderr)
+    for path, codes in done.items():
+        print(f"- {output.printable(path)}:", file=sys.stderr)
+        for code, k in codes.items():
+            print(f"    {k} \N{MULTIPLICATION SIGN} {code} ({rule_name(code)})", file=sys.stderr)
+
+
+class _Places:
+    """Where a notebook's cell lines are stored in its file (``output.Places``), from the
+    bytes the run checked, or (a cached result) read again."""
+
+    def __init__(self, notebooks: dict[str, bytes]) -> None:
+        self.notebooks = notebooks
+        self.placers: dict[str, Any] = {}
+
+    def place(self, path: str, cell: int, line: int, col: int) -> tuple[int, int] | None:
+        placer = self.placers.get(path)
+        if placer is None:
+            from jaxlint.notebook_lines import Placer
+
+            data = self.notebooks.get(path)
+            if data is None:
+                try:
+                    data = read(path)
+                except OSError:
+                    data = b""
+            placer = self.placers[path] = Placer(data)
+        found: tuple[int, int] | None = placer.place(cell, line, col)
+        return found
+
+
 def _subcommand(argv: Sequence[str]) -> str | None:
     """The subcommand ``argv`` names, if any. A word that is also an existing path is a path:
     callers such as pre-commit append file names to ``jaxlint``, and a staged script named
@@ -572,23 +655,47 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return _rule(argv[1:])
     if command == "server":
         return _server(argv[1:])
+    if command == "clean":
+        return _clean(argv[1:])
     parser = build_parser()
     if argv and argv[0] == PRE_COMMIT:
         argv = [PRE_COMMIT, *_hook_argv(argv[1:], parser)]
     elif PRE_COMMIT in argv[: argv.index("--") if "--" in argv else len(argv)]:
         parser.error(f"{PRE_COMMIT} must be the first argument")
     args = parser.parse_args(argv)
-    if args.show_fixes and args.format not in TERMINAL_FORMATS and not args.statistics:
+    _check_usage(args, parser)
+    if args.watch:
+        return _watch(args)
+    return _once(args)
+
+
+def _check_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Refuse options that cannot go together (exit 2 with argparse's usage line)."""
+    if args.show_fixes and args.format not in TERMINAL_FORMATS and not args.statistics \
+            and not args.fix:
         parser.error(f"--show-fixes shows fixes in --format text, concise or full, not "
                      f"{args.format} ('json' says which findings have one; 'sarif' always "
                      "carries them)")
-    explain_at: tuple[int | None, int] | None = None
+    stdin = args.stdin_filename is not None or args.paths == ["-"]
+    if args.add_noqa and (args.fix or args.diff or stdin or args.explain):
+        parser.error("--add-noqa writes the files it checks: not with --fix, --diff, "
+                     "--explain or standard input")
+    if args.watch and (stdin or args.explain or args.add_noqa or args.show_files
+                       or args.show_settings):
+        parser.error("--watch checks files as they change: not with standard input, "
+                     "--explain, --add-noqa, --show-files or --show-settings")
     if args.explain is not None:
-        target, explain_at = _explain_target(args.explain, parser)
+        target, at = _explain_target(args.explain, parser)
         if args.paths or args.fix or args.diff:
             parser.error("--explain takes one PATH:LINE and no other paths, --fix or --diff")
         args.paths = [target]
         args.no_cache = True
+        args.explain_at = at
+
+
+def _once(args: argparse.Namespace) -> int:
+    """One run over the paths: check them (or list them, show their settings, mark their
+    findings), print, and say how it went."""
     run = Run()
     files: list[tuple[str, Config]] = []
     try:
@@ -599,6 +706,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
                             False if args.no_respect_gitignore else None, warn=resolver.warn)
         if args.stdin_filename is not None or args.paths == ["-"]:
             return _stdin(args, resolver, excluder, run)
+        # the formatter's line length, for the fixes' new lines
+        fixing = args.fix or args.diff or args.show_fixes or args.format == "sarif"
         configs: dict[str, Config] = {}  # by the folder as named: its files share one
         for item in discover(args.paths or ["."], excluder, args.force_exclude):
             if isinstance(item, PathError):
@@ -607,20 +716,204 @@ def _main(argv: Sequence[str] | None = None) -> int:
             folder = os.path.dirname(item)
             config = configs.get(folder)
             if config is None:
-                config = configs[folder] = resolver.for_file(item)
+                config = resolver.for_file(item)
+                if fixing:
+                    config = replace(config, line_length=resolver.line_length(item))
+                configs[folder] = config
             files.append((item, config))
+        if args.show_settings:
+            return _show_settings(files, args, resolver)
     except ConfigError as exc:
         print(f"jaxlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    if args.show_files:
+        return _show_files(files, run)
     _check_all(files, args, resolver, run)
     if run.interrupted:
         return _interrupted(run, args)
-    if explain_at is not None:
-        return _explain(run, explain_at)
+    if getattr(args, "explain_at", None) is not None:
+        return _explain(run, args.explain_at)
+    if args.add_noqa:
+        return _add_noqa(run, args)
     failed = _report(run, args)
     if failed is not None:
         return failed
     return _status(run, args)
+
+
+def _show_files(files: list[tuple[str, Config]], run: Run) -> int:
+    """``--show-files``: each file a run would check, in the order it checks them."""
+    for path, _ in files:
+        print(output.printable(path))
+    for e in run.errors:
+        print(output.error_line(e), file=sys.stderr)
+    return EXIT_ERROR if run.errors else EXIT_CLEAN
+
+
+def _show_settings(files: list[tuple[str, Config]], args: argparse.Namespace,
+                   resolver: Resolver) -> int:
+    """``--show-settings``: what the first file (or, with none, the current folder) is
+    checked with, once the configuration and the command line are resolved."""
+    from jaxlint.engine import enabled
+    from jaxlint.files import DEFAULT_EXCLUDE
+    from jaxlint.settings import selected
+
+    path = files[0][0] if files else os.path.join(os.curdir, "-")
+    config = resolver.for_file(path)
+    select = args.select
+    chosen = selected(config, select, args.extend_select)
+    ignore = (*config.ignores_for(path), *(args.ignore or ()))
+    on = [code for code in CODES if enabled(code, chosen, ignore)]
+    exclude = args.exclude if args.exclude is not None else config.exclude
+    cache = None if args.no_cache else resolver.cache_folder()
+
+    def listed(items: Sequence[str]) -> str:
+        return "[" + ", ".join(f'"{output.printable(i)}"' for i in items) + "]"
+
+    rows = [
+        ("file", output.printable(path) if files else "(none found; the current folder)"),
+        ("configuration", output.printable(config.source) if config.source
+         else "(none: the defaults)"),
+        ("rules", ", ".join(on) or "(none)"),
+        ("select", listed(chosen) if chosen is not None else "(all)"),
+        ("ignore", listed(ignore)),
+        ("timers", listed(sorted(config.extras.timers))),
+        ("jax-work", listed(sorted(config.extras.work))),
+        ("syncs", listed(sorted(config.extras.syncs))),
+        ("exclude", listed(exclude) if exclude is not None
+         else f"(the default list: {len(DEFAULT_EXCLUDE)} patterns)"),
+        ("extend-exclude", listed([*config.extend_exclude, *args.extend_exclude])),
+        ("respect-gitignore", "false" if args.no_respect_gitignore
+         or not config.respect_gitignore else "true"),
+        ("line-length", f"{resolver.line_length(path)} (for the lines fixes add)"),
+        ("project index", "off (--no-index)" if args.no_index else "on"),
+        ("cache", output.printable(os.path.join(cache, CACHE_DIRNAME)) if cache is not None
+         else "off"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        print(f"{key:<{width}}  {value}")
+    return EXIT_CLEAN
+
+
+def _add_noqa(run: Run, args: argparse.Namespace) -> int:
+    """``--add-noqa``: write a ``# noqa: CODE`` for each finding of the run into its file."""
+    from jaxlint.add_noqa import add_noqa, add_noqa_notebook
+
+    by_path: dict[str, list[Finding]] = {}
+    for f in run.findings:
+        by_path.setdefault(f.path, []).append(f)
+    added = 0
+    for path, found in sorted(by_path.items()):
+        try:
+            data = read(path)
+            if path.endswith(".ipynb"):
+                new, k = add_noqa_notebook(data, found)
+            else:
+                text = _text(data)
+                fixed, k = add_noqa(text, found)
+                new = _encode_like(data, text, fixed)
+            if new != data:
+                with _interrupt_deferred():
+                    write_atomic(path, new, expected=data)
+                added += k
+        except SourceError as exc:
+            _error(run, path, exc.message, exc.line, exc.col, getattr(exc, "cell", None))
+        except (ChangedOnDisk, NotWritten, OSError) as exc:
+            message = "changed on disk; left as it is" if isinstance(exc, ChangedOnDisk) \
+                else str(exc) if isinstance(exc, NotWritten) \
+                else f"cannot write: {getattr(exc, 'strerror', None) or exc}"
+            _error(run, path, message)
+    for e in sorted(run.errors, key=FileError.sort_key):
+        print(output.error_line(e), file=sys.stderr)
+    if not args.quiet:
+        print(f"Added {added} noqa directive{'s' if added != 1 else ''}.", file=sys.stderr)
+    return EXIT_ERROR if run.errors and not args.exit_zero else EXIT_CLEAN
+
+
+def _encode_like(data: bytes, text: str, new: str) -> bytes:
+    """``new`` encoded as ``data`` (decoded to ``text``) was: its codec and BOM."""
+    if new == text:
+        return data
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    if encoding == "utf-8-sig":
+        return b"\xef\xbb\xbf" + new.encode("utf-8")
+    return new.encode(encoding)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """``--watch``: check, then check again each time a file that can change the result
+    changes (sources, notebooks, configurations, ignore files), until interrupted."""
+    try:
+        import watchfiles
+    except ImportError:
+        print("jaxlint: error: --watch needs the 'watch' extra (watchfiles is missing); from "
+              "a clone of jaxlint: python3 -m pip install '.[watch]'", file=sys.stderr)
+        return EXIT_ERROR
+    import time
+
+    roots = [p for p in (args.paths or ["."]) if os.path.exists(p)]
+    _once(args)
+    sys.stdout.flush()
+    if not roots:
+        return EXIT_ERROR
+    _say("Watching for file changes.")
+    for changes in watchfiles.watch(*roots, watch_filter=_matters_to_watch,
+                                    raise_interrupt=True):
+        k = len({path for _, path in changes})
+        _say(f"[{time.strftime('%H:%M:%S')}] {k} file{'s' if k != 1 else ''} changed; "
+             "checking again.")
+        _once(args)
+        sys.stdout.flush()
+        _say("Watching for file changes.")
+    return EXIT_CLEAN
+
+
+WATCHED_NAMES = frozenset({"pyproject.toml", "ruff.toml", ".ruff.toml", ".gitignore"})
+
+
+def _matters_to_watch(change: object, path: str) -> bool:
+    """A change that can change what a check reports: a source, a notebook, a
+    configuration or an ignore file; not the cache, version control or bytecode."""
+    parts = path.replace(os.sep, "/").split("/")
+    if any(p in (CACHE_DIRNAME, ".git", ".hg", "__pycache__") for p in parts):
+        return False
+    name = parts[-1]
+    return name.endswith((".py", ".ipynb")) or name in WATCHED_NAMES
+
+
+def _clean(argv: list[str]) -> int:
+    """``jaxlint clean``: remove every cache folder in the current folder and below it,
+    entering no linked folder (a cache that is a link is removed as a link)."""
+    import shutil
+
+    p = argparse.ArgumentParser(prog="jaxlint clean", description=SUBCOMMANDS["clean"])
+    p.parse_args(argv)
+    failed = False
+
+    def fail(err: OSError) -> None:
+        nonlocal failed
+        failed = True
+        _say(output.printable(f"{err.filename or '.'}: error: "
+                              f"{err.strerror or err}"))
+
+    for folder, dirs, _ in os.walk(os.curdir, onerror=fail, followlinks=False):
+        if CACHE_DIRNAME not in dirs:
+            continue
+        dirs.remove(CACHE_DIRNAME)
+        path = os.path.join(folder, CACHE_DIRNAME)
+        print(output.printable(f"Removing cache at: {path}"))
+        try:
+            if os.path.islink(path):
+                os.unlink(path)
+            else:
+                shutil.rmtree(path)  # never follows a link inside it
+        except OSError as exc:
+            fail(exc)
+    return EXIT_ERROR if failed else EXIT_CLEAN
 
 
 def _explain_target(text: str, parser: argparse.ArgumentParser
@@ -639,8 +932,8 @@ def _explain_target(text: str, parser: argparse.ArgumentParser
 
 def _explain(run: Run, at: tuple[int | None, int]) -> int:
     """Print each finding at the line with its evidence; 0 if there is one."""
-    for message in run.errors:
-        print(message, file=sys.stderr)
+    for e in run.errors:
+        print(output.error_line(e), file=sys.stderr)
     cell, line = at
     found = [f for f in run.findings if f.line == line and (cell is None or f.cell == cell)]
     for f in found:
@@ -657,11 +950,15 @@ def _explain(run: Run, at: tuple[int | None, int]) -> int:
 
 
 def _status(run: Run, args: argparse.Namespace) -> int:
-    """The exit status, the same for files and for stdin: --diff fails when it prints one."""
-    if run.errors:
+    """The exit status, the same for files and for stdin: --diff fails when it prints one.
+    --exit-zero is 0 whatever was found, paths that could not be checked included (they are
+    in the report), unless the report itself could not be written."""
+    if run.fatal:
         return EXIT_ERROR
     if args.exit_zero:
         return EXIT_CLEAN
+    if run.errors:
+        return EXIT_ERROR
     if args.diff:
         return EXIT_FINDINGS if run.diffs or run.findings else EXIT_CLEAN
     return EXIT_FINDINGS if run.findings else EXIT_CLEAN
@@ -671,7 +968,7 @@ def _interrupted(run: Run, args: argparse.Namespace) -> int:
     """Ctrl-C while files were checked: no findings (they would be a partial list), the
     errors met so far, and every file already fixed."""
     for e in run.errors:
-        _say(e)
+        _say(output.error_line(e))
     if args.fix:
         k = len(run.fixed_files)
         if k:
@@ -738,7 +1035,10 @@ def _open_cache(resolver: Resolver, args: argparse.Namespace) -> Cache | None:
     if folder is None:
         return None
     try:
-        return Cache(folder, (args.select, args.ignore, args.no_index))
+        options: tuple[object, ...] = (args.select, args.ignore, args.no_index)
+        if args.extend_select:  # (only then: the other runs' cached results stay valid)
+            options += (tuple(args.extend_select),)
+        return Cache(folder, options)
     except CacheRefused as exc:
         print(output.printable(f"jaxlint: warning: not using the cache: "
                                f"{os.path.join(folder, CACHE_DIRNAME)} {exc}"),

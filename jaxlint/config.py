@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import stat
 import sys
 from collections.abc import Callable, Sequence
@@ -32,19 +33,50 @@ from typing import Any
 
 from jaxlint.analysis.names import Extras
 
-KEYS = {"select", "ignore", "per-file-ignores", "timers", "jax-work", "syncs", "exclude",
-        "extend-exclude", "respect-gitignore"}
+KEYS = {"select", "extend-select", "ignore", "per-file-ignores", "timers", "jax-work", "syncs",
+        "exclude", "extend-exclude", "respect-gitignore"}
 MAX_CONFIG_BYTES = 1 << 20  # far more than any real pyproject.toml; /dev/zero never ends
 PROJECT_MARKERS = (".git", ".hg")
+DEFAULT_LINE_LENGTH = 88  # ruff's and black's
+# Where a project's formatter keeps its line length, nearest first in each folder.
+LINE_LENGTH_FILES = (("ruff.toml", ()), (".ruff.toml", ()), ("pyproject.toml", ("tool", "ruff")),
+                     ("pyproject.toml", ("tool", "black")))
 
 
 class ConfigError(Exception):
-    pass
+    """A configuration that cannot be used: one line, ``path[:line:col]: message``."""
+
+
+def did_you_mean(word: str, choices: Sequence[str], cutoff: float = 0.6) -> str:
+    """`` (did you mean 'select'?)`` for the closest of ``choices``, or nothing."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=cutoff)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _error_at(path: str, keys: Sequence[str], message: str, value: str | None = None
+              ) -> ConfigError:
+    """``message`` about ``path``, at the line and column where it sets the key ``keys``
+    (or the string ``value`` in it) when that can be found."""
+    from jaxlint.toml_places import locate
+
+    where = None
+    try:
+        where = locate(read_limited(path).decode("utf-8", "replace"), keys, value)
+    except (OSError, ConfigError):
+        pass
+    at = f":{where[0]}:{where[1]}" if where else ""
+    return ConfigError(f"{path}{at}: {message}")
+
+
+_TABLE = ("tool", "jaxlint")
 
 
 @dataclass(frozen=True)
 class Config:
     select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()  # added to select (or to the default: all)
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     extras: Extras = field(default_factory=Extras)
@@ -53,6 +85,7 @@ class Config:
     exclude: tuple[str, ...] | None = None  # None: the default list (files.DEFAULT_EXCLUDE)
     extend_exclude: tuple[str, ...] = ()
     respect_gitignore: bool = True
+    line_length: int = DEFAULT_LINE_LENGTH  # the formatter's (Resolver.line_length)
 
     def ignores_for(self, path: str) -> tuple[str, ...]:
         """Global ignores plus those of every per-file pattern that matches ``path``."""
@@ -69,17 +102,18 @@ class Config:
 
     def fingerprint(self) -> str:
         """What decides findings, as text that is the same in every run (no set order)."""
-        return repr((self.select, self.ignore, self.per_file_ignores,
+        return repr((self.select, self.extend_select, self.ignore, self.per_file_ignores,
                      sorted(self.extras.timers), sorted(self.extras.work),
                      sorted(self.extras.syncs), self.root))
 
 
 def _strings(table: dict[str, object], key: str, where: str,
-             label: str | None = None) -> tuple[str, ...]:
+             label: str | None = None, keys: Sequence[str] | None = None) -> tuple[str, ...]:
     value = table.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         name = label if label is not None else (key if key.isprintable() else repr(key))
-        raise ConfigError(f"{where}: [tool.jaxlint] {name} must be a list of strings")
+        raise _error_at(where, keys or (*_TABLE, key),
+                        f"[tool.jaxlint] {name} must be a list of strings")
     return tuple(value)
 
 
@@ -124,7 +158,13 @@ def _parse(path: str, raw: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: invalid TOML: not UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        # "... (at line 3, column 5)": the place goes where every error has it
+        text = str(exc)
+        m = re.search(r" \(at line (\d+), column (\d+)\)$", text)
+        if m is not None:
+            raise ConfigError(f"{path}:{m.group(1)}:{m.group(2)}: invalid TOML: "
+                              f"{text[:m.start()]}") from None
+        raise ConfigError(f"{path}: invalid TOML: {text}") from None
     except RecursionError:
         raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
 
@@ -142,7 +182,7 @@ def _table(data: dict[str, Any], path: str) -> object:
     table: ``tool = "jaxlint"`` is an error, not a crash."""
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
-        raise ConfigError(f"{path}: [tool] must be a table")
+        raise _error_at(path, ("tool",), "[tool] must be a table")
     return tool.get("jaxlint")
 
 
@@ -156,24 +196,32 @@ def load(path: str, data: dict[str, Any] | None = None) -> Config:
     if table is None:
         return Config(root=root, source=path)
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.jaxlint] must be a table")
-    unknown = sorted(set(table) - KEYS)
+        raise _error_at(path, _TABLE, "[tool.jaxlint] must be a table")
+    unknown = [k for k in table if k not in KEYS]
     if unknown:
-        raise ConfigError(f"{path}: unknown [tool.jaxlint] key(s): {', '.join(unknown)} "
-                          f"(known: {', '.join(sorted(KEYS))})")
+        first = unknown[0]  # (tomllib keeps the file's order)
+        name = first if first.isprintable() else repr(first)
+        more = f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""
+        hint = did_you_mean(first, sorted(KEYS)) or f" (known: {', '.join(sorted(KEYS))})"
+        raise _error_at(path, (*_TABLE, first),
+                        f"unknown [tool.jaxlint] key: {name}{hint}{more}")
     pfi = table.get("per-file-ignores", {})
     if not isinstance(pfi, dict):
-        raise ConfigError(f"{path}: [tool.jaxlint] per-file-ignores must be a table")
+        raise _error_at(path, (*_TABLE, "per-file-ignores"),
+                        "[tool.jaxlint] per-file-ignores must be a table")
     # (a pattern is the user's text: shown quoted, so the error stays one line)
-    per_file = tuple((pattern, _strings(pfi, pattern, path, f"per-file-ignores {pattern!r}"))
+    per_file = tuple((pattern, _strings(pfi, pattern, path, f"per-file-ignores {pattern!r}",
+                                        (*_TABLE, "per-file-ignores", pattern)))
                      for pattern in pfi)
     select = _strings(table, "select", path) if "select" in table else None
     exclude = _strings(table, "exclude", path) if "exclude" in table else None
     respect = table.get("respect-gitignore", True)
     if not isinstance(respect, bool):
-        raise ConfigError(f"{path}: [tool.jaxlint] respect-gitignore must be true or false")
+        raise _error_at(path, (*_TABLE, "respect-gitignore"),
+                        "[tool.jaxlint] respect-gitignore must be true or false")
     return Config(
         select=select,
+        extend_select=_strings(table, "extend-select", path),
         ignore=_strings(table, "ignore", path),
         per_file_ignores=per_file,
         extras=Extras(
@@ -256,6 +304,7 @@ class Resolver:
         self._warn = warn or (lambda line: None)
         self._warned: set[str] = set()
         self._nearest: dict[str, Config | None] = {}
+        self._lengths: dict[str, int] = {}
 
     def warn(self, line: str) -> None:
         if line not in self._warned:
@@ -313,6 +362,54 @@ class Resolver:
         if ours:
             self.warn(f"jaxlint: warning: ignoring {candidate}: its folder {why}")
 
+    def line_length(self, path: str) -> int:
+        """The line length the project formats ``path`` with: ``line-length`` from the
+        nearest ``ruff.toml``, ``.ruff.toml``, or ``pyproject.toml`` with it in
+        ``[tool.ruff]`` or ``[tool.black]``, searched as configurations are (up to the
+        project root, never in a folder that is not safe); 88 when none sets it."""
+        folder = os.path.dirname(os.path.abspath(path))
+        chain: list[str] = []
+        found = DEFAULT_LINE_LENGTH
+        while True:
+            if folder in self._lengths:
+                found = self._lengths[folder]
+                break
+            chain.append(folder)
+            if untrusted(folder) is not None:
+                break
+            length = self._length_in(folder)
+            if length is not None:
+                found = length
+                break
+            parent = os.path.dirname(folder)
+            if parent == folder or is_project_root(folder):
+                break
+            folder = parent
+        for f in chain:
+            self._lengths[f] = found
+        return found
+
+    @staticmethod
+    def _length_in(folder: str) -> int | None:
+        for name, table in LINE_LENGTH_FILES:
+            candidate = os.path.join(folder, name)
+            try:
+                raw = read_limited(candidate)
+            except (OSError, ConfigError):
+                continue
+            if b"line-length" not in raw or untrusted(candidate) is not None:
+                continue
+            try:
+                data: object = _parse(candidate, raw)
+            except ConfigError:
+                continue  # not ours to report: the formatter says what is wrong with it
+            for key in table:
+                data = data.get(key) if isinstance(data, dict) else None
+            length = data.get("line-length") if isinstance(data, dict) else None
+            if isinstance(length, int) and not isinstance(length, bool) and 0 < length < 1000:
+                return length
+        return None
+
     def cache_folder(self) -> str | None:
         """Where the cache lives: beside the configuration the current folder uses, or in
         the current folder; None (no cache) when that folder is not safe to write to."""
@@ -335,16 +432,27 @@ def discover(start: str = ".") -> Config:
     return Resolver(cwd=start).for_folder(start)
 
 
-def check_codes(codes: Sequence[str], known: Sequence[str], where: str) -> None:
+def check_codes(codes: Sequence[str], known: Sequence[str], where: str,
+                keys: Sequence[str] = ()) -> None:
+    """Every code is a known one or a prefix of one; ``keys``: the key in the file ``where``
+    that lists them, for the error's line and column."""
     for c in codes:
         if not c.strip():
-            raise ConfigError(f"{where}: empty rule code (\"\" would match every rule)")
-        if not any(k.startswith(c) for k in known):
-            raise ConfigError(f"{where}: unknown rule code or prefix: {c}")
+            message = "empty rule code (\"\" would match every rule)"
+        elif not any(k.startswith(c) for k in known):
+            message = f"unknown rule code or prefix: {c}{did_you_mean(c, known, 0.75)}"
+        else:
+            continue
+        if keys and os.path.isfile(where):
+            raise _error_at(where, keys, message, c)
+        raise ConfigError(f"{where}: {message}")
 
 
 def check(config: Config, known: Sequence[str]) -> None:
     """Every code a configuration names exists (a mistyped code would silently do nothing)."""
-    check_codes([*(config.select or ()), *config.ignore,
-                 *(c for _, codes in config.per_file_ignores for c in codes)],
-                known, config.source or "configuration")
+    where = config.source or "configuration"
+    for key, codes in (("select", config.select or ()), ("extend-select", config.extend_select),
+                       ("ignore", config.ignore)):
+        check_codes(codes, known, where, (*_TABLE, key))
+    for pattern, codes in config.per_file_ignores:
+        check_codes(codes, known, where, (*_TABLE, "per-file-ignores", pattern))

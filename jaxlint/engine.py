@@ -37,12 +37,14 @@ __all__ = ["FixResult", "OneFix", "Settings", "SourceError", "fix_each", "fix_so
 
 @dataclass
 class FixResult:
-    """``fixed``: findings the fixes removed; ``held_back``: unsafe fixes not applied."""
+    """``fixed``: findings the fixes removed (``fixed_codes``: how many of each code);
+    ``held_back``: unsafe fixes not applied."""
 
     source: Source
     fixed: int = 0
     remaining: list[Finding] = field(default_factory=list)
     held_back: int = 0
+    fixed_codes: dict[str, int] = field(default_factory=dict)
 
 
 def enabled(code: str, select: Collection[str] | None, ignore: Collection[str] | None) -> bool:
@@ -178,7 +180,7 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
     select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
     # placed when asked, the statements where timing happened first
     positions = Positions(module, text, flow.tops, flow.cpython_tree)
-    ctx = FileContext(module, flow, positions)
+    ctx = FileContext(module, flow, positions, settings.shown)
     found: list[tuple[str, str, int, int, tuple[int, int] | None, FixPlan | None,
                       str | None]] = []
     seen: set[tuple[str, int, int]] = set()
@@ -494,6 +496,7 @@ def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> F
     current = source
     module, results = _analyse(current, path, settings)
     initial = len(results)
+    initial_codes = Counter(f.code for f, _ in results)
     refused: set[tuple[str, str]] = set()  # findings whose fix did not remove them
 
     def attempt(chosen: list[tuple[Finding, FixPlan]]) -> tuple[Source, Analysed] | None:
@@ -503,7 +506,8 @@ def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> F
 
         assert module is not None
         with _analysis_limits():  # libcst's transformer, on the same source
-            fixed_module = apply_plans(module, [plan for _, plan in chosen])
+            fixed_module = apply_plans(module, [plan for _, plan in chosen],
+                                       settings.line_length)
         candidate: Source = (
             fixed_module.bytes if isinstance(source, bytes) else fixed_module.code
         )
@@ -544,7 +548,9 @@ def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> F
     held = sum(1 for f in remaining if f.fixable and f.unsafe) if not unsafe_fixes else 0
     if current is source:
         return FixResult(source, 0, remaining, held)
-    return FixResult(current, max(initial - len(remaining), 0), remaining, held)
+    fixed_codes = initial_codes - Counter(f.code for f in remaining)
+    return FixResult(current, max(initial - len(remaining), 0), remaining, held,
+                     dict(sorted(fixed_codes.items())))
 
 
 def with_path(findings: list[Finding], path: str) -> list[Finding]:
@@ -579,7 +585,7 @@ def fix_each(source: Source, path: str = "<string>", settings: Settings | None =
         if plan is None:
             continue
         with _analysis_limits():
-            fixed = apply_plans(module, [plan])
+            fixed = apply_plans(module, [plan], settings.line_length)
         candidate: Source = fixed.bytes if isinstance(source, bytes) else fixed.code
         if candidate != source and _parses_like(source, candidate, path):
             out.append(OneFix(finding, plan, candidate))

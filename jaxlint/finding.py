@@ -46,3 +46,30 @@ class Finding:
         """``path:line:col`` (1-based column), or ``path:cell N:line:col`` in a notebook."""
         cell = f"cell {self.cell}:" if self.cell is not None else ""
         return f"{self.path}:{cell}{self.line}:{self.col + 1}"
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A path that could not be checked (it does not parse, cannot be read or written):
+    reported beside the findings, in every output format.
+
+    ``line`` is 1-based and None when the problem has no one place in the file; ``col`` is
+    0-based. In a notebook, ``cell`` is the cell (from 1) and ``line`` is within it.
+    """
+
+    path: str
+    message: str
+    line: int | None = None
+    col: int = 0
+    cell: int | None = None
+
+    @property
+    def location(self) -> str:
+        """``path``, ``path:line:col`` or ``path:cell N:line:col`` (1-based column)."""
+        if self.line is None:
+            return self.path
+        cell = f"cell {self.cell}:" if self.cell is not None else ""
+        return f"{self.path}:{cell}{self.line}:{self.col + 1}"
+
+    def sort_key(self) -> tuple[str, int, int, int]:
+        return (self.path, self.cell or 0, self.line or 0, self.col)

@@ -4,6 +4,10 @@ A plan inserts ``jax.block_until_ready(<names>)`` before the statement that stop
 at its indentation (inside the same line when that statement follows a ``;``), and wraps
 expression statements whose result would otherwise be dropped. ``import jax`` is added with
 libcst's ``AddImportsVisitor`` when the module does not bind ``jax`` already.
+
+A line the fix makes longer than the project's line length is laid out as ruff format lays
+it out: the sync's argument on a line of its own inside the call's brackets, and, when a
+tuple of names still does not fit, one name a line with a trailing comma.
 """
 
 from __future__ import annotations
@@ -33,15 +37,47 @@ def _sync_call(arg: cst.BaseExpression, jax: str = "jax") -> cst.Call:
     )
 
 
-def _sync_expr(exprs: Sequence[str], jax: str = "jax") -> cst.Expr:
+def _sync_expr(exprs: Sequence[str], jax: str = "jax", room: int | None = None) -> cst.Expr:
+    """``jax.block_until_ready(<exprs>)`` as a statement, laid out to fit in ``room``
+    characters (the line length less the indentation; None: on one line)."""
     text = exprs[0] if len(exprs) == 1 else "(" + ", ".join(exprs) + ")"
-    return cst.Expr(value=_sync_call(cst.parse_expression(text), jax))
+    call = f"{jax}.block_until_ready({text})"
+    if room is not None and len(call) > room:
+        if len(exprs) > 1 and len(text) + len(_STEP) > room:
+            names = "".join(f"{_STEP * 2}{e},\n" for e in exprs)
+            call = f"{jax}.block_until_ready(\n{_STEP}(\n{names}{_STEP})\n)"
+        else:
+            call = f"{jax}.block_until_ready(\n{_STEP}{text}\n)"
+    return cst.Expr(value=cst.parse_expression(call))
+
+
+_STEP = " " * 4  # ruff format's indent width
+_EMPTY = cst.Module(body=[])
+# Statements whose value is all the brackets on their line: a sync wrapped around it is
+# the outermost pair, the one ruff format splits.
+_OUTERMOST = (cst.Expr, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return)
+
+
+def _split(call: cst.Call) -> cst.Call:
+    """``call`` (of one argument) with its argument on a line of its own."""
+    template = cst.parse_expression(f"f(\n{_STEP}x\n)")
+    assert isinstance(template, cst.Call)
+    return call.with_changes(
+        whitespace_before_args=template.whitespace_before_args,
+        args=[call.args[0].with_changes(whitespace_after_arg=template.args[0].whitespace_after_arg,
+                                        comma=cst.MaybeSentinel.DEFAULT)])
 
 
 class _Applier(cst.CSTTransformer):
-    def __init__(self, plans: Iterable[FixPlan], jax: str = "jax") -> None:
+    def __init__(self, plans: Iterable[FixPlan], jax: str = "jax",
+                 line_length: int | None = None) -> None:
         super().__init__()
         self.jax = jax  # the name inserted code calls jax by
+        self.line_length = line_length
+        self.indents: list[str] = []  # the indentation of each block we are in
+        self.default_indent = _STEP
+        self.made: set[cst.CSTNode] = set()  # the syncs wrapped around existing code
+        self.pending = False  # one made since the last statement line was left
         # statement -> the syncs to insert before it: (alone, expressions) each
         self.inserts: dict[cst.CSTNode, list[tuple[bool, list[str]]]] = {}
         self.binds: dict[cst.CSTNode, list[tuple[str, str]]] = {}  # statement -> (name, code)
@@ -85,15 +121,54 @@ class _Applier(cst.CSTTransformer):
                 return
         groups.append((False, list(edit.exprs)))
 
-    def _syncs(self, node: cst.CSTNode) -> list[cst.BaseSmallStatement]:
+    # the indentation of the statement being left (the blocks around it)
+    def visit_Module(self, node: cst.Module) -> bool:
+        self.default_indent = node.default_indent  # a block's, when it keeps no indent
+        return True
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
+        self.indents.append(node.indent if node.indent is not None else self.default_indent)
+        return True
+
+    def _room(self) -> int | None:
+        """Columns left on a line of the current block."""
+        if self.line_length is None:
+            return None
+        return self.line_length - len("".join(self.indents).expandtabs(4))
+
+    def _syncs(self, node: cst.CSTNode, own_lines: bool = False
+               ) -> list[cst.BaseSmallStatement]:
         # Warm-up calls (alone) come first: they belong before the other inserted syncs; a
         # bound name (InsertBind) comes before everything, since the syncs may name it.
+        # Only a sync on a line of its own is laid out to fit (not one joined by ``;``).
         groups = sorted(self.inserts.get(node, []), key=lambda g: not g[0])
         binds: list[cst.BaseSmallStatement] = [
             cst.Assign(targets=[cst.AssignTarget(target=cst.Name(name))],
                        value=cst.parse_expression(code))
             for name, code in self.binds.get(node, [])]
-        return binds + [_sync_expr(exprs, self.jax) for _, exprs in groups]
+        room = self._room() if own_lines else None
+        return binds + [_sync_expr(exprs, self.jax, room) for _, exprs in groups]
+
+    def _fit(self, line: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """``line`` with the argument of the sync it wraps around its value on a line of its
+        own, if the fix made it longer than the line length (a statement on one line)."""
+        room = self._room()
+        if room is None or not self.pending:
+            return line
+        self.pending = False
+        if len(line.body) != 1:
+            return line
+        small = line.body[0]
+        value = getattr(small, "value", None)
+        if value not in self.made or not isinstance(small, _OUTERMOST):
+            # The sync is inside other brackets (``timeit(lambda: sync(f(x)), number=n)``),
+            # which ruff format would split first: that is the user's code to lay out.
+            return line
+        code = _EMPTY.code_for_node(line.with_changes(leading_lines=())).rstrip("\n")
+        if "\n" in code or len(code.expandtabs(4)) <= room:
+            return line
+        assert isinstance(value, cst.Call)
+        return line.with_changes(body=[small.with_changes(value=_split(value))])
 
     def on_leave(  # type: ignore[override]
         self, original_node: cst.CSTNode, updated_node: cst.CSTNode
@@ -103,13 +178,21 @@ class _Applier(cst.CSTTransformer):
             return cst.parse_expression(self.replace[original_node]).with_changes(
                 lpar=result.lpar, rpar=result.rpar)
         if original_node in self.wrap_exprs and isinstance(result, cst.BaseExpression):
-            return _sync_call(result, self.jax)
+            made = _sync_call(result, self.jax)
+            self.made.add(made)
+            self.pending = True
+            return made
+        if isinstance(original_node, cst.IndentedBlock):
+            self.indents.pop()
         return result
 
     # wrapping: ``f(x)`` -> ``jax.block_until_ready(f(x))``
     def leave_Expr(self, original_node: cst.Expr, updated_node: cst.Expr) -> cst.Expr:
         if original_node in self.wraps:
-            return updated_node.with_changes(value=_sync_call(updated_node.value, self.jax))
+            made = _sync_call(updated_node.value, self.jax)
+            self.made.add(made)
+            self.pending = True
+            return updated_node.with_changes(value=made)
         return updated_node
 
     # inserting before a simple statement
@@ -130,7 +213,7 @@ class _Applier(cst.CSTTransformer):
             updated_node = updated_node.with_changes(
                 body=self._small_body(original_node.body, updated_node.body, skip_first=True)
             )
-        return self._compound(original_node, updated_node, original_node.body[0])
+        return self._compound(original_node, self._fit(updated_node), original_node.body[0])
 
     def leave_SimpleStatementSuite(
         self, original_node: cst.SimpleStatementSuite, updated_node: cst.SimpleStatementSuite
@@ -154,7 +237,9 @@ class _Applier(cst.CSTTransformer):
     def leave_IndentedBlock(self, original_node: cst.IndentedBlock,
                             updated_node: cst.IndentedBlock) -> cst.IndentedBlock:
         if original_node in self.appends:
-            line = cst.SimpleStatementLine(body=[_sync_expr(self.appends[original_node])])
+            # (the block's own indentation is still on self.indents: on_leave pops it)
+            line = cst.SimpleStatementLine(body=[_sync_expr(self.appends[original_node],
+                                                            self.jax, self._room())])
             updated_node = updated_node.with_changes(body=[*updated_node.body, line])
         if not self.moves:
             return updated_node
@@ -170,7 +255,7 @@ class _Applier(cst.CSTTransformer):
                   key: cst.CSTNode | None = None
                   ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
         self.updated[original] = updated
-        syncs = self._syncs(original if key is None else key)
+        syncs = self._syncs(original if key is None else key, own_lines=True)
         if not syncs:
             return updated
         # The syncs join the stop's paragraph: blank lines and comments above stay above.
@@ -426,7 +511,10 @@ def _add_import(module: cst.Module, guard: cst.Try | None, asname: str | None,
     return AddImportsVisitor(context).transform_module(module)
 
 
-def apply_plans(module: cst.Module, plans: Sequence[FixPlan]) -> cst.Module:
+def apply_plans(module: cst.Module, plans: Sequence[FixPlan],
+                line_length: int | None = None) -> cst.Module:
+    """``module`` with ``plans`` applied; with ``line_length``, a line they make longer
+    than that is laid out over several (see the module's docstring)."""
     if not plans:
         return module
     guard = _jax_guard(module)
@@ -438,7 +526,7 @@ def apply_plans(module: cst.Module, plans: Sequence[FixPlan]) -> cst.Module:
         if not plans:
             return module
     bindings = Bindings(module, (jax,), walrus=False)  # (``jax := ...`` is not ours)
-    applier = _Applier(plans, jax)
+    applier = _Applier(plans, jax, line_length)
     fixed = module.visit(applier)
     guard = _jax_guard(fixed)  # the same statement, as the transformer returned it
     if jax != "jax" or _needs_import(module, plans, bindings, jax):

@@ -37,6 +37,7 @@ import ast
 import difflib
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -89,10 +90,13 @@ _STRING_END = {q: re.compile((r"(?:[^\\" + q + r"]|\\.)*" if len(q) == 1 else
 
 
 class NotebookError(SourceError):
-    """The file is not a notebook we can read, or cannot be fixed safely."""
+    """The file is not a notebook we can read, or cannot be fixed safely. ``cell``,
+    ``line`` and ``col`` (0-based) say where in a cell, when the problem has one place."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, None)
+    def __init__(self, message: str, cell: int | None = None, line: int | None = None,
+                 col: int = 0) -> None:
+        super().__init__(message, line, col)
+        self.cell = cell
 
 
 class _Refused(Exception):
@@ -205,13 +209,16 @@ class Virtual:
     lines: list[_VLine] = field(default_factory=list)
     harnesses: list[_Harness] = field(default_factory=list)
     sources: dict[int, str] = field(default_factory=dict)  # code cell -> its source
+    # how the cells write the code at these places of the module (line, column): a
+    # magic, and the statement it times, where the module has a harness call
+    shown: dict[tuple[int, int], str] = field(default_factory=dict)
     # name -> the first cell whose code binds it (a snapshot per cell of the names bound
     # before it grew with cells x names: 1 GB for 6,000 one-line cells)
     bound_by: dict[str, int] = field(default_factory=dict)
-    # code cells that do not parse (an exercise left with blanks): each one's error, as
-    # "cell N:LINE:COL: cannot parse: ...". Their code is left out of the module (blank
-    # lines in its place) so that the cells that parse are still linted.
-    broken: dict[int, str] = field(default_factory=dict)
+    # code cells that do not parse (an exercise left with blanks): each one's error, placed
+    # in its cell. Their code is left out of the module (blank lines in its place) so that
+    # the cells that parse are still linted.
+    broken: dict[int, NotebookError] = field(default_factory=dict)
 
     def bound_before(self, number: int) -> set[str]:
         """The names the cells before cell ``number`` bind (which shadow line magics)."""
@@ -415,10 +422,16 @@ class _Builder:
             return
         stmt = text[stmt_at:]
         start = end = None
+        comment = ""
         if len(lines) > 1:  # continued with backslashes: timed as IPython joins it
             timed = " ".join([stmt.rstrip()[:-1]] + [x.text.rstrip()[:-1] for x in lines[1:-1]]
                              + [lines[-1].text.rstrip()]).strip()
         else:
+            # A comment after the statement (a noqa directive) stays on the line that
+            # stands for the magic, where the directive is looked for.
+            at = _comment_at(stmt)
+            if at is not None:
+                comment, stmt, text = stmt[at:].strip(), stmt[:at], text[:stmt_at + at]
             lead = len(stmt) - len(stmt.lstrip())
             timed = stmt.strip()
             expr = _one_expression(timed)
@@ -427,7 +440,8 @@ class _Builder:
                 b = stmt_at + lead + _char_col(timed, expr.end_col_offset)
                 start, end = (s.no, len(s.outer) + a), (s.no, len(s.outer) + b)
                 timed = text[a:b]
-        self.harness(number, s, lhs, timed, start, end, "", inserts=True)
+        written = " ".join([text[len(lhs):].strip()] + [x.text.strip() for x in lines[1:]])
+        self.harness(number, s, lhs, timed, start, end, "", True, written, comment)
         for s2 in lines[1:]:
             self.emit("", number, s2, "masked", inserts=False)
         if name == "time" and len(lines) == 1 and _compiles(stmt.strip()):
@@ -438,17 +452,24 @@ class _Builder:
 
     def harness(self, number: int, src: _Src, lhs: str, timed: str,
                 start: tuple[int, int] | None, end: tuple[int, int] | None, setup: str,
-                inserts: bool) -> _Harness:
-        """The ``timeit`` call standing for a magic. Only a single expression whose place in
+                inserts: bool, written: str, comment: str = "") -> _Harness:
+        """The ``timeit`` call standing for a magic (``written``: the magic as the cell has
+        it, ``comment``: the comment after it). Only a single expression whose place in
         the cell is known (``start``, ``end``) is given to JAX102 as a literal it may fix
         (it fixes nothing else)."""
         literal = _literal(timed, start is not None or _one_expression(timed) is None)
         extra = f", {json.dumps(setup)}" if setup else ""
         call = f"{_TIMEIT}({literal}{extra}, globals=globals())"
-        line = self.emit(lhs + call, number, src, "harness", inserts)
+        after = f"  {comment}" if comment else ""
+        line = self.emit(lhs + call + after, number, src, "harness", inserts)
+        # Messages show the magic and the statement it times, never the call standing in
+        # for them (``shown``: by where they start in the module, 1-based line, column).
+        self.v.shown[(line + 1, len(lhs))] = written
+        self.v.shown[(line + 1, len(lhs) + len(_TIMEIT) + 1)] = timed
         harness = _Harness(line, number, start, end, timed)
         if start is not None:
-            harness.wrapped = lhs + call.replace(literal, _literal(_WRAP + timed + ")", True), 1)
+            harness.wrapped = lhs + call.replace(literal, _literal(_WRAP + timed + ")", True),
+                                                 1) + after
         self.v.harnesses.append(harness)
         return harness
 
@@ -483,13 +504,13 @@ class _Builder:
                    mark: int) -> None:
         """The harness line of a ``%%timeit`` / ``%%time`` cell: its body, as IPython
         transforms it, is the timed statement."""
-        saved = (len(self.v.harnesses), set(self.bound))
+        saved = (len(self.v.harnesses), set(self.bound), dict(self.v.shown))
         if body:
             self.run_cell(number, body)
         made = self.v.lines[mark:]
         del self.v.lines[mark:]
         del self.v.harnesses[saved[0]:]
-        self.bound = saved[1]
+        self.bound, self.v.shown = saved[1], saved[2]
         code = "\n".join(v.text for v in made)
         start = end = None
         plain = all(v.kind == "code" and not v.removed for v in made)
@@ -500,7 +521,7 @@ class _Builder:
             start = (first.line, len(first.outer) + _char_col(first.text, expr.col_offset))
             end = (last.line, len(last.outer) + _char_col(last.text, expr.end_col_offset))
             timed = ast.get_source_segment(code, expr) or timed
-        self.harness(number, head, "", timed, start, end, setup, inserts=False)
+        self.harness(number, head, "", timed, start, end, setup, False, head.text.strip())
 
     # --------------------------------------------------------------- each cell parses alone
     def check(self, number: int, start: int) -> None:
@@ -517,12 +538,12 @@ class _Builder:
             k = min(max((exc.lineno or 1) - 1, 0), len(lines) - 1)
             v = lines[k] if lines else _VLine("")
             col = v.column(max((exc.offset or 1) - 1, 0))
-            message = f"cell {number}:{v.line}:{col + 1}: cannot parse: {exc.msg}"
+            error = NotebookError(f"cannot parse: {exc.msg}", number, v.line, col)
             if self.strict:
-                raise NotebookError(message) from None
+                raise error from None
             # The cell is left out, as ruff leaves a cell that does not parse: the others
             # are linted, and this one gets one error line.
-            self.v.broken[number] = message
+            self.v.broken[number] = error
             for i in range(start, len(self.v.lines)):
                 old_line = self.v.lines[i]
                 self.v.lines[i] = replace(old_line, text="", kind="broken", inserts=False)
@@ -541,6 +562,21 @@ class _Builder:
         for name in names - self.bound:
             self.v.bound_by.setdefault(name, number)
         self.bound |= names
+
+
+def _comment_at(code: str) -> int | None:
+    """Where the comment of one line of Python starts (by its tokens: a ``#`` in a string
+    is no comment), or None."""
+    import io
+    import tokenize
+
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            if tok.type == tokenize.COMMENT:
+                return tok.start[1] if tok.start[0] == 1 else None
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return None
 
 
 def _libcst_parses(code: str) -> bool:
@@ -682,7 +718,7 @@ def _lint(virtual: Virtual, path: str, settings: Settings) -> list[Finding]:
     from jaxlint.engine import lint_source  # libcst: only for a notebook that may matter
 
     try:
-        return lint_source(virtual.text, path, settings=settings)
+        return lint_source(virtual.text, path, settings=replace(settings, shown=virtual.shown))
     except SourceError as exc:
         raise _located(exc, virtual) from None
 
@@ -692,7 +728,7 @@ def _located(exc: SourceError, virtual: Virtual) -> NotebookError:
     if exc.line is None or not 1 <= exc.line <= len(virtual.lines):
         return NotebookError(exc.message)
     v = virtual.lines[exc.line - 1]
-    return NotebookError(f"cell {v.cell}:{v.line}:{v.column(exc.col) + 1}: {exc.message}")
+    return NotebookError(exc.message, v.cell, v.line, v.column(exc.col))
 
 
 def lint_notebook(data: bytes, path: str, settings: Settings) -> list[Finding]:
@@ -963,7 +999,8 @@ def fix_notebook(data: bytes, path: str, unsafe_fixes: bool, settings: Settings)
     nb = load(data, path)
     virtual = build(nb, path)
     try:
-        result = fix_source(virtual.text, path, unsafe_fixes=unsafe_fixes, settings=settings)
+        result = fix_source(virtual.text, path, unsafe_fixes=unsafe_fixes,
+                            settings=replace(settings, shown=virtual.shown))
     except SourceError as exc:
         raise _located(exc, virtual) from None
     remaining = [_to_cell(f, virtual) for f in result.remaining]
@@ -977,31 +1014,54 @@ def fix_notebook(data: bytes, path: str, unsafe_fixes: bool, settings: Settings)
         raise NotebookError(f"not fixed: {exc}; nothing was written") from None
     if not new_sources:  # the fix only added blank lines
         return FixResult(data, 0, remaining, result.held_back)
+    _set_sources(nb, new_sources)
+    if _code_lines(build(nb, path), code[1]) != code[0]:
+        # read back as IPython would run it, the notebook is not the code the fixer made
+        raise NotebookError("not fixed: the fixed cells would not run the fixed code in its "
+                            "order; nothing was written")
+    new_data = _serialise_like(nb, data, "apply the fix by hand (see --diff)")
+    # what is left, re-read from the written notebook so positions match the new cells
+    left = lint_notebook(new_data, path, settings)
+    codes = Counter(f.code for f in result.remaining) + Counter(result.fixed_codes)
+    codes -= Counter(f.code for f in left)
+    return FixResult(new_data, max(len(result.remaining) + result.fixed - len(left), 0), left,
+                     result.held_back, dict(sorted(codes.items())))
+
+
+def cell_lines(source: str) -> list[str]:
+    """A cell's source as its lines, each with its line end (Python's line ends only)."""
+    return list(_LINE.findall(source))
+
+
+def _set_sources(nb: dict[str, object], sources: dict[int, str]) -> None:
     cells = _cells(nb)
-    for number, text in new_sources.items():
+    for number, text in sources.items():
         cell = cells[number - 1]
         assert isinstance(cell, dict)
         old = cell.get("source")
         # split as nbformat splits a source into a list
         cell["source"] = text.splitlines(keepends=True) if isinstance(old, list) else text
-    if _code_lines(build(nb, path), code[1]) != code[0]:
-        # read back as IPython would run it, the notebook is not the code the fixer made
-        raise NotebookError("not fixed: the fixed cells would not run the fixed code in its "
-                            "order; nothing was written")
+
+
+def _serialise_like(nb: dict[str, object], data: bytes, instead: str) -> bytes:
+    """``nb`` as ``data`` (what it was read from) was laid out, BOM included; a
+    NotebookError ending in ``instead`` (what to do) when no standard layout matches."""
     original = data.decode("utf-8-sig")
     try:
         dumped = _dump_like(nb, original)
     except RecursionError:
         dumped = None
     if dumped is None:
-        raise NotebookError("cannot rewrite this notebook without reformatting it; "
-                            "apply the fix by hand (see --diff)")
+        raise NotebookError(f"cannot rewrite this notebook without reformatting it; {instead}")
     bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
-    new_data = bom + dumped.encode("utf-8")
-    # what is left, re-read from the written notebook so positions match the new cells
-    left = lint_notebook(new_data, path, settings)
-    return FixResult(new_data, max(len(result.remaining) + result.fixed - len(left), 0), left,
-                     result.held_back)
+    return bom + dumped.encode("utf-8")
+
+
+def rewrite_cells(nb: dict[str, object], data: bytes, sources: dict[int, str]) -> bytes:
+    """The notebook ``nb`` (read from ``data``) with the cells ``sources`` names given
+    those sources, laid out as ``data`` was (outputs, metadata, key order kept)."""
+    _set_sources(nb, sources)
+    return _serialise_like(nb, data, "add the comments by hand")
 
 
 def _code_lines(virtual: Virtual, skip: set[int]) -> list[str]:

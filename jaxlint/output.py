@@ -11,6 +11,17 @@
     ``sarif`` attaches it to the results as SARIF ``fixes``. All need ``sources`` for the same
     path.
 
+``errors`` are the paths that could not be checked (``FileError``): every format but the
+people's (which leave them to stderr) carries them, as error records in ``json`` /
+``json-lines`` (``"code": null``, as ruff writes a syntax error), ``::error`` annotations in
+``github``, issues in ``gitlab`` and ``toolExecutionNotifications`` in ``sarif`` (whose run
+is then marked as not successful).
+
+``places(path, cell, line, col)`` gives, for a notebook, the 1-based (line, column) of the
+``.ipynb`` file where that cell's character is stored. ``github``, ``gitlab`` and ``sarif``
+address the file as stored with it, and name the cell in the message; without it, a
+notebook's finding is placed on the file alone (never on a line of the JSON it is not on).
+
 ``color`` adds ANSI colours to the formats meant for people (``text``, ``concise``,
 ``full``). Whatever came from the user's files (paths, code in messages, source lines) is
 shown with its control characters escaped in those formats, so a file named with an escape
@@ -25,12 +36,12 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from jaxlint import __version__
-from jaxlint.finding import Finding
+from jaxlint.finding import FileError, Finding
 
 # json, difflib, pathlib and urllib are imported where used: the plain text output of a
 # clean pre-commit run needs none of them, and start-up time is most of such a run.
 
-FORMATS = ("text", "concise", "full", "json", "json-lines", "github", "sarif")
+FORMATS = ("text", "concise", "full", "json", "json-lines", "github", "gitlab", "sarif")
 
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -38,6 +49,7 @@ SARIF_SCHEMA = (
 CONTEXT_LINES = 2  # source lines shown before and after a finding's line in ``full``
 
 Sources = Callable[[str], "str | None"]
+Places = Callable[[str, int, int, int], "tuple[int, int] | None"]
 
 # Python (and libcst) end a line at \r\n, \r or \n only; str.splitlines also splits on \f etc.
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -51,13 +63,17 @@ def render(
     fixed: Mapping[str, str] | None = None,
     unsafe_fixes: bool = False,
     color: bool = False,
+    errors: Iterable[FileError] = (),
+    places: Places | None = None,
 ) -> str:
-    """All findings in the format ``fmt`` (one of FORMATS), sorted by path and position.
+    """All findings (and ``errors``) in the format ``fmt`` (one of FORMATS), sorted by path
+    and position.
 
     ``unsafe_fixes`` says whether ``fixed`` includes unsafe fixes; when it does not, findings
     whose fix is unsafe are not credited with any part of it.
     """
     ordered = sorted(findings, key=Finding.sort_key)
+    failed = sorted(errors, key=FileError.sort_key)
     fixed = fixed or {}
     paint = _Paint(color)
     if fmt in ("text", "concise"):
@@ -67,17 +83,23 @@ def render(
     if fmt == "json":
         import json
 
-        return json.dumps([_row(f) for f in ordered], indent=2) + "\n"
+        return json.dumps(rows(ordered, failed), indent=2) + "\n"
     if fmt == "json-lines":
         import json
 
-        return "".join(json.dumps(_row(f)) + "\n" for f in ordered)
+        return "".join(json.dumps(r) + "\n" for r in rows(ordered, failed))
     if fmt == "github":
-        return "".join(_github(f) + "\n" for f in ordered)
+        return "".join(_github(f, places) + "\n" for f in ordered) + "".join(
+            _github_error(e, places) + "\n" for e in failed)
+    if fmt == "gitlab":
+        import json
+
+        return json.dumps(gitlab(ordered, failed, places), indent=2) + "\n"
     if fmt == "sarif":
         import json
 
-        return json.dumps(sarif(ordered, sources, fixed, unsafe_fixes), indent=2) + "\n"
+        return json.dumps(sarif(ordered, sources, fixed, unsafe_fixes, failed, places),
+                          indent=2) + "\n"
     raise ValueError(f"unknown output format: {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 
@@ -88,31 +110,37 @@ def unified_diff(path: str, old: str, new: str) -> str:
     return "".join(difflib.unified_diff(_lines(old), _lines(new), f"a/{path}", f"b/{path}"))
 
 
-def statistics(findings: Iterable[Finding], fmt: str, color: bool = False) -> str:
+def statistics(findings: Iterable[Finding], fmt: str, color: bool = False,
+               errors: Iterable[FileError] = ()) -> str:
     """The number of findings per rule, most frequent first. ``json`` / ``json-lines``:
     ``{"code", "name", "count", "fixable", "unsafe_fixable"}`` objects (``fixable``: how many
-    ``--fix`` removes, ``unsafe_fixable``: how many only with ``--unsafe-fixes``); any other
-    format: one line each, count, code, ``[*]`` when ``--fix`` removes all of them (``[-]``
-    some, or only unsafely) and the rule's name."""
+    ``--fix`` removes, ``unsafe_fixable``: how many only with ``--unsafe-fixes``), and one
+    with ``"code": null`` and the name ``error`` counting the paths that could not be
+    checked, if any; any other format: one line each, count, code, ``[*]`` when ``--fix``
+    removes all of them (``[-]`` some, or only unsafely) and the rule's name."""
     from jaxlint.rules import rule_name
 
     counts: dict[str, list[Finding]] = {}
     for f in findings:
         counts.setdefault(f.code, []).append(f)
-    rows = sorted(counts.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    ranked = sorted(counts.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     if fmt in ("json", "json-lines"):
         import json
 
         objects = [{"code": code, "name": rule_name(code), "count": len(items),
                     "fixable": sum(f.fixable and not f.unsafe for f in items),
                     "unsafe_fixable": sum(f.fixable and f.unsafe for f in items)}
-                   for code, items in rows]
+                   for code, items in ranked]
+        failed = len(list(errors))
+        if failed:
+            objects.append({"code": None, "name": "error", "count": failed, "fixable": 0,
+                            "unsafe_fixable": 0})
         if fmt == "json":
             return json.dumps(objects, indent=2) + "\n"
         return "".join(json.dumps(o) + "\n" for o in objects)
     paint = _Paint(color)
     out = []
-    for code, items in rows:
+    for code, items in ranked:
         mark = "[*]" if all(f.fixable and not f.unsafe for f in items) else "[-]" if any(
             f.fixable for f in items) else "   "
         out.append(f"{len(items):>5}\t{paint.code(code)}\t{mark} {rule_name(code)}\n")
@@ -208,6 +236,27 @@ def _row(f: Finding) -> dict[str, Any]:
     return row
 
 
+def _error_row(e: FileError) -> dict[str, Any]:
+    """An error record: a finding's keys, with no code (ruff's JSON marks a syntax error
+    so) and no fix; ``line`` and ``col`` are null when the error has no one place."""
+    row: dict[str, Any] = {"path": e.path, "line": e.line,
+                           "col": e.col + 1 if e.line is not None else None, "code": None,
+                           "message": e.message, "fixable": False, "fix": None}
+    if e.cell is not None:
+        row["cell"] = e.cell
+    return row
+
+
+def rows(findings: Iterable[Finding], errors: Iterable[FileError] = ()) -> list[dict[str, Any]]:
+    """The ``json`` format's objects: the findings, then the error records."""
+    return [*(_row(f) for f in findings), *(_error_row(e) for e in errors)]
+
+
+def error_line(e: FileError) -> str:
+    """The one line on stderr for a path that could not be checked."""
+    return printable(f"{e.location}: error: {e.message}")
+
+
 def _gh_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
@@ -216,10 +265,71 @@ def _gh_property(text: str) -> str:
     return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _github(f: Finding) -> str:
-    props = ",".join(f"{k}={_gh_property(str(v))}" for k, v in
-                     (("file", f.path), ("line", f.line), ("col", f.col + 1), ("title", f.code)))
-    return f"::error {props}::{_gh_data(f'{f.code} {f.message}')}"
+def _stored(path: str, cell: int | None, line: int | None, col: int, places: Places | None
+            ) -> tuple[tuple[int, int] | None, str]:
+    """Where a finding or error is in the file as stored, 1-based (None: the file alone),
+    and what to say before its message: a notebook's cell and line, which the file's line
+    does not tell."""
+    if line is None:
+        return None, ""
+    if cell is None:
+        return (line, col + 1), ""
+    where = places(path, cell, line, col) if places is not None and cell else None
+    return where, f"cell {cell}, line {line}: "
+
+
+def _annotation(path: str, where: tuple[int, int] | None, title: str, text: str) -> str:
+    props = [("file", path)]
+    if where is not None:
+        props += [("line", str(where[0])), ("col", str(where[1]))]
+    props.append(("title", title))
+    return "::error " + ",".join(f"{k}={_gh_property(v)}" for k, v in props) + \
+        f"::{_gh_data(text)}"
+
+
+def _github(f: Finding, places: Places | None = None) -> str:
+    where, cell = _stored(f.path, f.cell, f.line, f.col, places)
+    return _annotation(f.path, where, f.code, f"{f.code} {cell}{f.message}")
+
+
+def _github_error(e: FileError, places: Places | None = None) -> str:
+    where, cell = _stored(e.path, e.cell, e.line, e.col, places)
+    return _annotation(e.path, where, "jaxlint error", f"error: {cell}{e.message}")
+
+
+# --- gitlab -------------------------------------------------------------------------------
+
+
+def gitlab(findings: Iterable[Finding], errors: Iterable[FileError] = (),
+           places: Places | None = None) -> list[dict[str, Any]]:
+    """GitLab Code Quality issues (the ``codequality`` report of a CI job): one per finding
+    and per error, each with a fingerprint that stays the same while the finding does (its
+    path, code, message and how many equal ones come before it, not its line, so that an
+    edit above it does not make it a new issue)."""
+    import hashlib
+
+    out: list[dict[str, Any]] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    items: list[tuple[str, str, str, int | None, int | None, int, str]] = [
+        (f.path, f.code, f.message, f.cell, f.line, f.col, "major") for f in findings]
+    items += [(e.path, "jaxlint-error", e.message, e.cell, e.line, e.col, "critical")
+              for e in errors]
+    for path, check, message, cell, line, col, severity in items:
+        key = (path, check, message)
+        n = seen[key] = seen.get(key, -1) + 1
+        digest = hashlib.sha256("\0".join((path, check, message, str(n))).encode())
+        where, prefix = _stored(path, cell, line, col, places)
+        row, column = where or (1, 1)
+        out.append({
+            "description": f"{check} {prefix}{message}" if check != "jaxlint-error"
+            else f"error: {prefix}{message}",
+            "check_name": check,
+            "fingerprint": digest.hexdigest(),
+            "severity": severity,
+            "location": {"path": path, "positions": {"begin": {"line": row, "column": column},
+                                                     "end": {"line": row, "column": column}}},
+        })
+    return out
 
 
 # --- full ---------------------------------------------------------------------------------
@@ -357,11 +467,12 @@ def _replacements(old: str, new: str) -> list[tuple[int, dict[str, Any]]]:
 
 
 def _fixes_by_finding(findings: list[Finding], sources: Sources | None,
-                      fixed: Mapping[str, str], unsafe_fixes: bool
-                      ) -> dict[int, list[dict[str, Any]]]:
+                      fixed: Mapping[str, str], unsafe_fixes: bool,
+                      lines: Callable[[Finding], int]) -> dict[int, list[dict[str, Any]]]:
     """Each replacement of a file's fix, given to the first finding the fix removes at or
     after it (the last one for replacements below them all), so that applying all of a
-    file's SARIF fixes gives exactly what ``jaxlint --fix`` writes."""
+    file's SARIF fixes gives exactly what ``jaxlint --fix`` writes. ``lines(f)``: the
+    finding's line in the text the replacements edit."""
     out: dict[int, list[dict[str, Any]]] = {}
     if sources is None:
         return out
@@ -372,42 +483,62 @@ def _fixes_by_finding(findings: list[Finding], sources: Sources | None,
         if old is None or not owners:
             continue
         for line, replacement in _replacements(old, new):
-            owner = next((i for i in owners if findings[i].line >= line), owners[-1])
+            owner = next((i for i in owners if lines(findings[i]) >= line), owners[-1])
             out.setdefault(owner, []).append(replacement)
     return out
 
 
+def _physical(path: str, where: tuple[int, int] | None) -> dict[str, Any]:
+    location: dict[str, Any] = {"artifactLocation": {"uri": _uri(path)}}
+    if where is not None:
+        location["region"] = {"startLine": where[0], "startColumn": where[1]}
+    return {"physicalLocation": location}
+
+
 def sarif(findings: Iterable[Finding], sources: Sources | None = None,
-          fixed: Mapping[str, str] | None = None, unsafe_fixes: bool = False
+          fixed: Mapping[str, str] | None = None, unsafe_fixes: bool = False,
+          errors: Iterable[FileError] = (), places: Places | None = None
           ) -> dict[str, Any]:
-    """A SARIF 2.1.0 log with one run: every rule jaxlint has, and a result per finding."""
+    """A SARIF 2.1.0 log with one run: every rule jaxlint has, a result per finding, and
+    its invocation, with a notification per error (then not ``executionSuccessful``)."""
     ordered = sorted(findings, key=Finding.sort_key)
     from jaxlint.codes import CODES
 
     codes = sorted(set(CODES) | {f.code for f in ordered})
     index = {code: i for i, code in enumerate(codes)}
-    fixes = _fixes_by_finding(ordered, sources, fixed or {}, unsafe_fixes)
+    stored = [_stored(f.path, f.cell, f.line, f.col, places) for f in ordered]
+    at = {id(f): (where[0] if where else 0) for f, (where, _) in zip(ordered, stored)}
+    fixes = _fixes_by_finding(ordered, sources, fixed or {}, unsafe_fixes, lambda f: at[id(f)])
     results = []
-    for i, f in enumerate(ordered):
-        uri = _uri(f.path)
+    for i, (f, (where, cell)) in enumerate(zip(ordered, stored)):
+        properties: dict[str, Any] = {"fixable": f.fixable and not f.unsafe,
+                                      "fix": f.fix_applicability}
+        if f.cell is not None:
+            properties.update(cell=f.cell, cellLine=f.line, cellColumn=f.col + 1)
         result: dict[str, Any] = {
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": "error",
-            "message": {"text": f.message},
-            "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": uri},
-                "region": {"startLine": f.line, "startColumn": f.col + 1},
-            }}],
-            "properties": {"fixable": f.fixable and not f.unsafe, "fix": f.fix_applicability},
+            "message": {"text": cell + f.message},
+            "locations": [_physical(f.path, where)],
+            "properties": properties,
         }
         if i in fixes:
             result["fixes"] = [{
                 "description": {"text": "Apply jaxlint's fix"},
-                "artifactChanges": [{"artifactLocation": {"uri": uri},
+                "artifactChanges": [{"artifactLocation": {"uri": _uri(f.path)},
                                      "replacements": fixes[i]}],
             }]
         results.append(result)
+    notifications = []
+    for e in sorted(errors, key=FileError.sort_key):
+        where, cell = _stored(e.path, e.cell, e.line, e.col, places)
+        notifications.append({"level": "error", "message": {"text": cell + e.message},
+                              "locations": [_physical(e.path, where)],
+                              "descriptor": {"id": "file-error"}})
+    invocation: dict[str, Any] = {"executionSuccessful": not notifications}
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -418,6 +549,7 @@ def sarif(findings: Iterable[Finding], sources: Sources | None = None,
                 "semanticVersion": __version__,
                 "rules": [_rule_descriptor(code) for code in codes],
             }},
+            "invocations": [invocation],
             # Finding columns count characters (code points), not SARIF's default UTF-16 units.
             "columnKind": "unicodeCodePoints",
             "results": results,

@@ -34,7 +34,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
 from lsprotocol import types as lsp
@@ -180,6 +180,8 @@ def _scope(path: str, modules: dict[str, dict[str, object]]) -> _Scope:
         return _Scope(None, f"configuration error: {exc}", tuple(warnings))
     if excluded or path.endswith(".ipynb"):
         return _Scope(None, None, tuple(warnings))
+    # the formatter's line length for the lines fixes add, as ``jaxlint --fix`` has it
+    config = replace(config, line_length=resolver.line_length(path))
     return _Scope(for_file(path, config, modules), None, tuple(warnings))
 
 

@@ -34,6 +34,12 @@ class Settings:
     module_name: str | None = None
     honour_noqa: bool = True
     prefilter: bool = True  # off only to prove the prefilter never hides a finding
+    # How the user wrote the code that starts at these places (line, column) of a module
+    # made from something else: a notebook's magics, which the module holds as calls.
+    shown: Mapping[tuple[int, int], str] | None = None
+    # The project's line length (ruff's or black's): a fix's new line longer than this is
+    # written over several lines, as ruff format would.
+    line_length: int = 88
 
 
 def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], ...],
@@ -226,12 +232,27 @@ def may_define_timer(source: bytes, extras: Extras = NO_EXTRAS) -> bool:
             or _TIMER_CALL.search(source) is not None)
 
 
+def selected(config: Any, select: Collection[str] | None = None,
+             extend_select: Collection[str] = ()) -> tuple[str, ...] | None:
+    """The codes and prefixes that are on (None: all), resolved as ruff does: ``select``
+    (the command line's) replaces the configuration's ``select`` and ``extend-select``;
+    ``extend-select`` adds to whichever applies, and adds nothing to all."""
+    if select is not None:
+        base: tuple[str, ...] = tuple(select)
+    elif config.select is not None:
+        base = (*config.select, *config.extend_select)
+    else:
+        return None
+    return (*base, *extend_select)
+
+
 def for_file(path: str, config: Any, modules: dict[str, Any] | None,
              select: Collection[str] | None = None, ignore: Collection[str] = (),
-             honour_noqa: bool = True) -> Settings:
+             honour_noqa: bool = True, extend_select: Collection[str] = ()) -> Settings:
     """What every front end analyses ``path`` with: ``config`` (its ``[tool.jaxlint]``, a
-    ``jaxlint.config.Config``) with ``select`` replacing and ``ignore`` adding to its own,
-    and the project index unless ``modules`` (the index's cache of analysed modules) is None.
+    ``jaxlint.config.Config``) with ``select`` replacing, ``extend_select`` and ``ignore``
+    adding to its own (see ``selected``), and the project index unless ``modules`` (the
+    index's cache of analysed modules) is None.
 
     Imports the project index (and so libcst) only when called: call it once a file has
     passed ``might_matter``.
@@ -240,6 +261,7 @@ def for_file(path: str, config: Any, modules: dict[str, Any] | None,
 
     names = module_names(path)
     index = None if modules is None else ProjectIndex(import_roots(path), config.extras, modules)
-    return Settings(select if select is not None else config.select,
+    return Settings(selected(config, select, extend_select),
                     (*config.ignores_for(path), *ignore), config.extras, index,
-                    names[0] if names else None, honour_noqa=honour_noqa)
+                    names[0] if names else None, honour_noqa=honour_noqa,
+                    line_length=config.line_length)

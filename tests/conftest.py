@@ -13,3 +13,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="rewrite fixtures/**/NAME.fixed.py from the current fixer (review the diff!)",
     )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The fixture tests ask several questions of each fixture, and fixture_support answers
+    each question once per test process: run them one fixture after another, so that the
+    test processes of pytest-xdist (which take consecutive tests) share the answers."""
+    at = [k for k, item in enumerate(items) if item.nodeid.startswith("tests/test_fixtures.py")
+          and "path" in getattr(getattr(item, "callspec", None), "params", {})]
+    ordered = sorted((items[k] for k in at), key=lambda item: str(item.callspec.params["path"]))
+    for k, item in zip(at, ordered):
+        items[k] = item

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -28,3 +30,30 @@ def expected(path: Path) -> list[tuple[int, str]]:
 
 def fixed_path(path: Path) -> Path:
     return path.with_name(path.stem + ".fixed.py")
+
+
+def lint(path: Path, data: bytes | None = None) -> tuple[Any, ...]:
+    """``lint_source`` of a fixture (``data``: other contents for its path, such as its
+    fixed text), once per test process and contents: several tests ask the same question of
+    each fixture (the answers are frozen findings)."""
+    return _lint(str(path), path.read_bytes() if data is None else data)
+
+
+def fix(path: Path, unsafe_fixes: bool, data: bytes | None = None) -> Any:
+    """``fix_source`` of a fixture (or of ``data`` for its path), once per test process and
+    contents (read only)."""
+    return _fix(str(path), path.read_bytes() if data is None else data, unsafe_fixes)
+
+
+@functools.cache
+def _lint(path: str, data: bytes) -> tuple[Any, ...]:
+    from jaxlint import lint_source
+
+    return tuple(lint_source(data, path))
+
+
+@functools.cache
+def _fix(path: str, data: bytes, unsafe_fixes: bool) -> Any:
+    from jaxlint import fix_source
+
+    return fix_source(data, path, unsafe_fixes=unsafe_fixes)

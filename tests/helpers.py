@@ -1,30 +1,125 @@
-"""Running the real command-line tools as a user would."""
+"""Running the command-line tools as a user would: jaxlint's own command line in this
+process (``jaxlint()``; what it prints, its exit status, the files it writes are what a user
+gets), and in a real process where the process is what is tested (``jaxlint_process()``:
+start-up imports, signals, closed streams, worker processes, crashes).
+"""
 
 from __future__ import annotations
 
+import gc
+import io
 import os
 import subprocess
 import sys
+import traceback
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_TIMEOUT = 300
 
 
 def run(*args: str, cwd: Path | str = ROOT, input: str | None = None,
-        timeout: float = 300) -> subprocess.CompletedProcess[str]:
+        timeout: float = DEFAULT_TIMEOUT, process: bool = False
+        ) -> subprocess.CompletedProcess[str]:
+    """Run a command. ``python -m jaxlint ...`` runs in this process (a subprocess costs
+    half a second of start-up and imports each time) unless ``process`` or a ``timeout``
+    asks for a real one."""
+    command = list(args)
+    if not process and timeout == DEFAULT_TIMEOUT and command[:3] == [sys.executable, "-m",
+                                                                      "jaxlint"] \
+            and not wants_workers(command[3:]):
+        return in_process(command[3:], cwd, input)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     # This checkout's jaxlint, whatever the working folder (an editable install may point
     # at another checkout).
     env["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
-        list(args), cwd=cwd, input=input, capture_output=True, text=True, env=env,
+        command, cwd=cwd, input=input, capture_output=True, text=True, env=env,
         timeout=timeout,
     )
 
 
+def _decoded(raw: bytes) -> str:
+    """What ``subprocess.run(..., text=True)`` makes of a stream: UTF-8, universal newlines."""
+    return io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", newline=None).read()
+
+
+def in_process(argv: Sequence[str], cwd: Path | str = ROOT, input: str | None = None
+               ) -> subprocess.CompletedProcess[str]:
+    """``jaxlint ARGV`` as ``jaxlint.cli.main``, in ``cwd``, with its standard streams
+    captured as a process's would be (bytes underneath, UTF-8, stdin given or empty). One
+    analysing process: worker processes forked from a test runner's are a risk of their own
+    (tests of ``-j`` run jaxlint in a process). An exception is printed as the interpreter
+    would print it, with exit status 1."""
+    from jaxlint import cli
+
+    out, err = io.BytesIO(), io.BytesIO()
+    streams = (sys.stdin, sys.stdout, sys.stderr)
+    mine = (io.TextIOWrapper(io.BytesIO((input or "").encode()), encoding="utf-8"),
+            io.TextIOWrapper(out, encoding="utf-8", newline="\n", write_through=True),
+            io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", newline="\n",
+                             write_through=True))
+    sys.stdin, sys.stdout, sys.stderr = mine
+    here, threshold = os.getcwd(), gc.get_threshold()
+    processes = cli._processes
+    cli._processes = lambda jobs, todo: 1  # type: ignore[assignment]
+    try:
+        os.chdir(cwd)
+        try:
+            status = cli.main(list(argv))
+        except SystemExit as exc:  # argparse's usage errors, --version, --help
+            if exc.code is None or isinstance(exc.code, int):
+                status = exc.code or 0
+            else:
+                print(exc.code, file=sys.stderr)
+                status = 1
+        except Exception:  # noqa: BLE001 - as the interpreter reports an uncaught one
+            traceback.print_exc()
+            status = 1
+    finally:
+        os.chdir(here)
+        gc.set_threshold(*threshold)
+        cli._processes = processes  # type: ignore[assignment]
+        sys.stdin, sys.stdout, sys.stderr = streams
+        for stream in mine:  # (closing a wrapper would close the bytes under it)
+            if not stream.closed:
+                stream.flush()
+                stream.detach()
+    return subprocess.CompletedProcess(["jaxlint", *argv], status, _decoded(out.getvalue()),
+                                       _decoded(err.getvalue()))
+
+
+def wants_workers(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` asks for worker processes (``-j N``, N of 2 or more)."""
+    for i, arg in enumerate(argv):
+        value = None
+        if arg in ("-j", "--jobs") and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--jobs="):
+            value = arg.split("=", 1)[1]
+        elif arg.startswith("-j") and arg[2:]:
+            value = arg[2:]
+        if value is not None and value.isdigit() and int(value) >= 2:
+            return True
+    return False
+
+
 def jaxlint(*args: str, cwd: Path | str = ROOT, input: str | None = None
             ) -> subprocess.CompletedProcess[str]:
-    return run(sys.executable, "-m", "jaxlint", *args, cwd=cwd, input=input)
+    """The command line as a user runs it: in this process (see ``in_process``), or in a
+    process of its own when it asks for worker processes (``-j 2``), which are then real."""
+    if wants_workers(args):
+        return jaxlint_process(*args, cwd=cwd, input=input)
+    return in_process(args, cwd, input)
+
+
+def jaxlint_process(*args: str, cwd: Path | str = ROOT, input: str | None = None,
+                    timeout: float = DEFAULT_TIMEOUT) -> subprocess.CompletedProcess[str]:
+    """``python -m jaxlint ARGS`` in a process of its own."""
+    return run(sys.executable, "-m", "jaxlint", *args, cwd=cwd, input=input, timeout=timeout,
+               process=True)
 
 
 def flake8(*args: str, cwd: Path | str = ROOT) -> subprocess.CompletedProcess[str]:
@@ -112,3 +207,58 @@ def write_configured_project(folder: Path) -> None:
     for name, text in CONFIGURED_PROJECT.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
+
+
+def shared_folder(factory: Any, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder made once per test run by ``make(folder)`` and shared by every test process
+    of the run (pytest-xdist's workers share the parent of their base temporary folders):
+    the first process to get here makes it while the others wait for it. For what costs
+    seconds to build and is only read afterwards (a pre-commit hook environment, a virtual
+    environment with jaxlint installed)."""
+    import fcntl
+    import shutil
+
+    base = Path(factory.getbasetemp())
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = root / f"shared-{name}"
+    with open(root / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".made").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a make that failed part way
+            folder.mkdir()
+            make(folder)
+            (folder / ".made").touch()
+    return folder
+
+
+# What ``pip install`` (and the GitHub Action, and pre-commit) need from this tree.
+SNAPSHOT = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "action.yml", "jaxlint")
+GIT_ENV = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+
+
+def source_repo(factory: Any) -> tuple[Path, str]:
+    """This source tree as it is on disk (committed or not), committed in a git repository
+    of its own, once per test run: what a user installs from, or points pre-commit or a
+    workflow at. Returns the repository and its commit."""
+
+    def make(repo: Path) -> None:
+        import shutil
+
+        for name in SNAPSHOT:
+            src = ROOT / name
+            if src.is_dir():
+                shutil.copytree(src, repo / name, ignore=shutil.ignore_patterns(
+                    "__pycache__", "*.pyc", "*.egg-info"))
+            else:
+                shutil.copy2(src, repo / name)
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith("GIT_")}, **GIT_ENV}
+        for args in (["init", "-q"], ["add", *SNAPSHOT],
+                     ["commit", "-q", "--no-verify", "-m", "snapshot"]):
+            subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+
+    repo = shared_folder(factory, "source-repo", make)
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    return repo, rev

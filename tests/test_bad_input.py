@@ -277,7 +277,17 @@ def _deep(kind: str) -> str:
     return HEAD + DEEP[kind][0] + "\n"
 
 
-@pytest.mark.parametrize("kind", list(DEEP))
+# One of each kind of depth in the fast tier, every shape in the full suite: each case is a
+# process of its own (a crash must not take the test run down), a second of start-up each.
+FAST_DEEP = {"parens_5000", "and_10000", "elif_10000", "plus_100000", "unary_700"}
+
+
+def _deep_cases(kinds: list[str]) -> list[object]:
+    return [pytest.param(k, id=k, marks=[] if k in FAST_DEEP else [pytest.mark.slow])
+            for k in kinds]
+
+
+@pytest.mark.parametrize("kind", _deep_cases(list(DEEP)))
 def test_deep_nesting_is_no_crash(tmp_path: Path, kind: str) -> None:
     """Deep nesting: either lints fine or one error line for the file; never a crash (a
     traceback, a dead worker or a segfault that takes the whole run down)."""
@@ -298,7 +308,7 @@ def test_deep_nesting_is_no_crash(tmp_path: Path, kind: str) -> None:
         assert errors == []
 
 
-@pytest.mark.parametrize("kind", ["and_10000", "unary_10000", "parens_5000"])
+@pytest.mark.parametrize("kind", _deep_cases(["and_10000", "unary_10000", "parens_5000"]))
 def test_deep_nesting_in_one_process(tmp_path: Path, kind: str) -> None:
     """The same without worker processes (``-j1``): a crash here would end the run itself."""
     _setup(tmp_path)

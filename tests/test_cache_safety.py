@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, in_process
 
 import jaxlint.cache as cache_module
 from jaxlint.cache import Cache
@@ -30,10 +30,15 @@ FINDING = "bench.py:8:7: JAX101"
 
 
 def _lint(cwd: Path, *args: str, seed: str | None = None) -> tuple[int, str, str]:
-    """The real CLI; ``seed`` fixes the interpreter's hash seed."""
+    """The real CLI (in this process; with ``seed``, in a process of its own with that hash
+    seed)."""
     import subprocess
     import sys
 
+    if seed is None:
+        done = in_process(args, cwd)
+        assert "Traceback" not in done.stderr, done.stderr
+        return done.returncode, done.stdout, done.stderr
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONPATH"] = str(ROOT)
     if seed is not None:

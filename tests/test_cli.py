@@ -227,3 +227,17 @@ def test_a_path_named_like_a_subcommand_is_a_path(tmp_path: Path) -> None:
     # where no such path exists the word is still the subcommand
     proc = jaxlint("rule", "JAX101", cwd=ROOT)
     assert proc.returncode == 0 and "## What it does" in proc.stdout
+
+
+def test_every_option_and_subcommand_is_in_the_readmes_option_table() -> None:
+    from jaxlint.cli import SUBCOMMANDS, build_parser
+
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("| option | meaning |"):]
+    table = table[:table.index("\n\n")]
+    first_column = " ".join(row.split(" | ")[0] for row in table.splitlines())
+    options = [s for action in build_parser()._actions for s in action.option_strings
+               if s.startswith("--") and s not in ("--help", "--version")]
+    missing = [o for o in options if f"`{o}" not in first_column and f" {o}" not in first_column]
+    assert missing == []
+    assert all(f"`jaxlint {name}" in first_column for name in SUBCOMMANDS)

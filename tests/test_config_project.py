@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import jaxlint
 
 MISTAKE = """\
@@ -47,11 +48,42 @@ def test_config_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
     write(tmp_path, "pyproject.toml", '[tool.jaxlint]\nselct = ["JAX"]\n')
     result = jaxlint(".", cwd=tmp_path)
     assert result.returncode == 2
-    assert "unknown [tool.jaxlint] key(s): selct" in result.stderr
+    config = tmp_path / "pyproject.toml"
+    assert result.stderr == (f"jaxlint: error: {config}:2:1: unknown [tool.jaxlint] key: "
+                             "selct (did you mean 'select'?)\n")
     write(tmp_path, "pyproject.toml", '[tool.jaxlint]\nignore = ["E501"]\n')
-    assert "unknown rule code or prefix: E501" in jaxlint(".", cwd=tmp_path).stderr
+    assert f"{config}:2:11: unknown rule code or prefix: E501\n" in jaxlint(
+        ".", cwd=tmp_path).stderr
     write(tmp_path, "pyproject.toml", "[tool.jaxlint\n")
-    assert "invalid TOML" in jaxlint(".", cwd=tmp_path).stderr
+    assert f"{config}:1:14: invalid TOML: Expected ']'" in jaxlint(".", cwd=tmp_path).stderr
+
+
+@pytest.mark.parametrize("text, where, message", [
+    # a mistyped code in a list spanning lines: the line and column of the code itself
+    ('[tool.jaxlint]\nignore = [\n  "JAX101",\n  "JAX1O1",\n]\n', "4:3",
+     "unknown rule code or prefix: JAX1O1 (did you mean 'JAX101'?)"),
+    # an inline table under [tool], and a dotted key at the top
+    ('[tool]\njaxlint = { selekt = ["JAX"] }\n', "2:13",
+     "unknown [tool.jaxlint] key: selekt (did you mean 'select'?)"),
+    ('tool.jaxlint.extend-exclude = "gen"\n', "1:1",
+     "[tool.jaxlint] extend-exclude must be a list of strings"),
+    ('[tool.jaxlint]\nper-file-ignores = { "a.py" = ["JAX9"] }\n', "2:32",
+     "unknown rule code or prefix: JAX9"),
+    ('[tool.jaxlint]\nselect = ["JAX105"]\n\nexlude = ["gen"]\nfoo = 1\n', "4:1",
+     "unknown [tool.jaxlint] key: exlude (did you mean 'exclude'?) (and 1 more)"),
+])
+def test_config_errors_say_where_and_what_was_meant(tmp_path: Path, text: str, where: str,
+                                                    message: str) -> None:
+    write(tmp_path, "pyproject.toml", text)
+    result = jaxlint(".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == f"jaxlint: error: {tmp_path / 'pyproject.toml'}:{where}: {message}\n"
+
+
+def test_cli_code_typo_gets_a_did_you_mean(tmp_path: Path) -> None:
+    result = jaxlint("--select", "JAX1O1", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "unknown rule code or prefix: JAX1O1 (did you mean 'JAX101'?)" in result.stderr
 
 
 def test_config_extra_timer_work_and_sync(tmp_path: Path) -> None:

@@ -39,10 +39,10 @@ def _wait_for_nothing_instead_of(expr: str, monkeypatch: pytest.MonkeyPatch) -> 
 
     real = fixer.apply_plans
 
-    def faulty(module, chosen):  # type: ignore[no-untyped-def]
+    def faulty(module, chosen, *rest):  # type: ignore[no-untyped-def]
         return real(module, [replace(plan, edits=tuple(
             replace(e, exprs=("None",)) if isinstance(e, plans.InsertSync)
-            and e.exprs == (expr,) else e for e in plan.edits)) for plan in chosen])
+            and e.exprs == (expr,) else e for e in plan.edits)) for plan in chosen], *rest)
 
     monkeypatch.setattr(fixer, "apply_plans", faulty)
 

@@ -285,7 +285,7 @@ def test_a_fix_that_would_break_the_file_is_never_applied(
         code = MISTAKE + tail
         bytes = code.encode()
 
-    monkeypatch.setattr(fixer, "apply_plans", lambda module, plans: Broken())
+    monkeypatch.setattr(fixer, "apply_plans", lambda module, plans, *rest: Broken())
     for source in (MISTAKE, MISTAKE.encode()):
         result = fix_source(source, "bench.py", unsafe_fixes=True)
         assert result.source is source and result.fixed == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fixture_support import FIXTURES
 from helpers import flake8, jaxlint, write_configured_project
 
@@ -20,6 +21,7 @@ print(time.perf_counter() - t0)
 """
 
 
+@pytest.mark.slow  # over 5 s; the configured project below is the fast tier's parity check
 def test_flake8_matches_cli_on_every_fixture() -> None:
     plugin = flake8("--select", "JAX", "fixtures")
     cli = jaxlint("fixtures")

@@ -303,8 +303,11 @@ def _wrap(src: str) -> str:
 hypothesmith = pytest.importorskip("hypothesmith")
 
 
+# deferred: building the grammar's strategy takes 2.5 s, which every test process would
+# otherwise pay while collecting, whether it runs this test or not
 @settings(max_examples=int(40 * SCALE), **RELAXED)  # type: ignore[arg-type]
-@given(hypothesmith.from_grammar())
+@given(st.deferred(hypothesmith.from_grammar))
+@pytest.mark.slow  # over 5 s with the grammar's strategy built
 def test_grammar_programs(src: str) -> None:
     for candidate in (src, _wrap(src)):
         if compiles(candidate):

@@ -297,11 +297,12 @@ def test_cells_that_do_not_parse_are_one_error_line_each_and_the_rest_is_linted(
     result = jaxlint("--no-cache", ".", cwd=tmp_path)
     assert result.returncode == 2
     errors = [e for e in result.stderr.splitlines() if ": error: " in e]
-    assert errors == ["exercise.ipynb: error: cell 3:2:17: cannot parse: '(' was never closed",
-                      "exercise.ipynb: error: cell 4:1:2: cannot parse: unmatched ')'"], errors
+    # placed like findings: the cell, the line and column in it
+    assert errors == ["exercise.ipynb:cell 3:2:17: error: cannot parse: '(' was never closed",
+                      "exercise.ipynb:cell 4:1:2: error: cannot parse: unmatched ')'"], errors
     assert result.stdout.startswith("exercise.ipynb:cell 5:3:7: JAX101 "), result.stdout
     fixed = jaxlint("--no-cache", "--fix", ".", cwd=tmp_path)
-    assert fixed.returncode == 2 and "cell 3:2:17: cannot parse" in fixed.stderr
+    assert fixed.returncode == 2 and "cell 3:2:17: error: cannot parse" in fixed.stderr
     assert path.read_text() == text
 
 

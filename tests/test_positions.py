@@ -40,14 +40,19 @@ def _provider(module: cst.Module) -> dict[cst.CSTNode, tuple[int, int]]:
     return {node: (r.start.line, r.start.column) for node, r in ranges.items()}
 
 
-def _sources() -> list[tuple[str, bytes]]:
-    out = [(str(p.relative_to(ROOT)), p.read_bytes()) for p in FILES]
-    out += [(name, text.encode()) for name, text in ODD.items()]
+def _sources() -> list[object]:
+    """Every file as a test case; jaxlint's own modules (the largest, 60% of the time) in
+    the full suite only: the fast tier keeps the fixtures, the holdout and the odd layouts."""
+    out: list[object] = []
+    for p in FILES:
+        name = str(p.relative_to(ROOT))
+        marks = [pytest.mark.slow] if name.startswith("jaxlint") else []
+        out.append(pytest.param(name, p.read_bytes(), marks=marks, id=name))
+    out += [pytest.param(name, text.encode(), id=name) for name, text in ODD.items()]
     return out
 
 
-@pytest.mark.parametrize(("name", "data"), _sources(), ids=lambda v: v if isinstance(v, str)
-                         else "")
+@pytest.mark.parametrize(("name", "data"), _sources())
 def test_every_node_starts_where_libcst_says(name: str, data: bytes) -> None:
     try:
         module = cst.parse_module(data)
@@ -56,8 +61,7 @@ def test_every_node_starts_where_libcst_says(name: str, data: bytes) -> None:
     assert starts(module) == _provider(module)
 
 
-@pytest.mark.parametrize(("name", "data"), _sources(), ids=lambda v: v if isinstance(v, str)
-                         else "")
+@pytest.mark.parametrize(("name", "data"), _sources())
 def test_one_statement_at_a_time_places_every_node_alike(name: str, data: bytes) -> None:
     """``Positions`` generates one top-level statement's code at a time, placed by CPython's
     line numbers: every node must start where the whole module's generation says, whichever

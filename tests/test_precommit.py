@@ -3,14 +3,13 @@
 pre-commit installs a hook repository by cloning a commit of it, so the hooks are taken from
 a snapshot of this source tree as it is on disk (committed or not) in a temporary git repo.
 The hook environment (a virtualenv with jaxlint pip-installed into it, which needs the
-package index) is built once per session in a shared PRE_COMMIT_HOME.
+package index) is built once per test run, in a PRE_COMMIT_HOME every test process shares.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,13 +17,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import ROOT
+from helpers import ROOT, shared_folder, source_repo
 
 # pre-commit builds a hook environment from the package index: the full suite only
 pytestmark = pytest.mark.slow
 
-# What `pip install .` needs from this tree: the package and its metadata.
-SNAPSHOT = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "jaxlint")
 
 MISTAKE = """\
 import time
@@ -80,25 +77,15 @@ def _git(*args: str, cwd: Path, env: dict[str, str]) -> str:
 
 @pytest.fixture(scope="session")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("pre-commit-home")
+    # one PRE_COMMIT_HOME for every test process of the run: the hook environment is built
+    # once (pre-commit locks its store while it installs one)
+    return shared_folder(tmp_path_factory, "pre-commit-home", lambda folder: None)
 
 
 @pytest.fixture(scope="session")
-def hook_rev(tmp_path_factory: pytest.TempPathFactory, home: Path) -> tuple[Path, str]:
+def hook_rev(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A git repo holding this source tree as it is now, and the commit to point at."""
-    env = _env(home)
-    repo = tmp_path_factory.mktemp("hook-repo")
-    for name in SNAPSHOT:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, repo / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
-        else:
-            shutil.copy2(src, repo / name)
-    _git("init", "-q", cwd=repo, env=env)
-    _git("add", "-A", cwd=repo, env=env)
-    _git("commit", "-q", "--no-verify", "-m", "snapshot", cwd=repo, env=env)
-    return repo, _git("rev-parse", "HEAD", cwd=repo, env=env)
+    return source_repo(tmp_path_factory)
 
 
 @pytest.fixture

@@ -263,6 +263,7 @@ def test_server_reads_the_configuration_of_the_documents_folder(
     assert client.stop() == 0
 
 
+@pytest.mark.slow  # a sweep over every fixture; the configured project is the fast tier's
 def test_server_gives_every_fixture_the_command_lines_findings_and_fixes(
         client: Client, tmp_path: Path) -> None:
     client.start(ROOT)

@@ -27,10 +27,12 @@ class FileContext:
     """What rules get: the parsed module, the flow analysis and helpers to show code."""
 
     def __init__(self, module: cst.Module, flow: FlowAnalysis,
-                 line_of: Mapping[cst.CSTNode, tuple[int, int]]) -> None:
+                 line_of: Mapping[cst.CSTNode, tuple[int, int]],
+                 shown: Mapping[tuple[int, int], str] | None = None) -> None:
         self.module = module
         self.flow = flow
         self.line_of = line_of
+        self.shown = shown  # the user's own text for code the module stands in for
 
     def line(self, node: cst.CSTNode) -> int:
         return self.line_of.get(node, (0, 0))[0]
@@ -42,7 +44,8 @@ class FileContext:
         return line, col, len(self.module.code_for_node(node))
 
     def code(self, node: cst.CSTNode, limit: int = 60) -> str:
-        text = " ".join(self.module.code_for_node(node).split())
+        written = self.shown.get(self.line_of.get(node, (0, 0))) if self.shown else None
+        text = " ".join((written or self.module.code_for_node(node)).split())
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -61,9 +61,9 @@ class UnsyncedHarness(Rule):
                                "it dispatches JAX work and returns without waiting for it, "
                                "so each run times the dispatch only.")
             else:
-                explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) runs "
-                               f"`{ctx.code(use.stmt, 40)}` many times and reads the clock "
-                               "after each run; what it runs dispatches JAX work and returns "
+                explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) "
+                               f"times `{ctx.code(use.stmt, 40)}`, reading the clock as each "
+                               "run returns; what it runs dispatches JAX work and returns "
                                "without waiting for it, so each run times the dispatch only.")
             yield Report(use.call, self.MESSAGE.format(stmt=ctx.code(use.stmt, 40),
                                                        remedy=remedy), plan, (use.call,),
