@@ -46,6 +46,24 @@ def sequential_regions(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def named_regions(n: int) -> str:
+    """N regions one after the other whose start readings and results have names of their
+    own (``t0``/``y0``/``e0``, then ``t1``, ...: a notebook exported to a script, a tutorial
+    that times every step): every start stays bound to the end of the file."""
+    lines = list(HEADER)
+    for i in range(n):
+        lines += [f"t{i} = time.perf_counter()", f"y{i} = f(x)",
+                  f"e{i} = time.perf_counter() - t{i}"]
+    return "\n".join(lines) + "\n"
+
+
+def named_regions_in_function(n: int) -> str:
+    """``named_regions`` inside one function (a benchmark's ``main()``)."""
+    body = named_regions(n).split("\n")[len(HEADER):]
+    lines = [*HEADER, "def main():", *("    " + line for line in body if line)]
+    return "\n".join([*lines, "main()"]) + "\n"
+
+
 TIMER_CLASS = [
     "class Timer:",
     "    def __enter__(self):",
@@ -110,6 +128,8 @@ def notebook_cells(n: int) -> str:
 CASES: dict[str, tuple[Callable[[int], str], str, bool]] = {
     # key: (generator, suffix, --fix)
     "sequential regions": (sequential_regions, ".py", False),
+    "regions with names of their own (t0, y0, e0, t1, ...)": (named_regions, ".py", False),
+    "the same inside one function": (named_regions_in_function, ".py", False),
     "regions with loops, branches, a total timer": (regions_with_branches, ".py", False),
     "pending values, then one region": (pending_values, ".py", False),
     "timers across calls (with Timer(), a timing helper)": (timers_across_calls, ".py", False),

@@ -61,11 +61,14 @@ def _growth_ratio(shape: Callable[[int], str]) -> float:
 # (benchmarks/RESULTS.md: 6.0x at N = 1,500 and 10.6x at 6,000, before the budget).
 @pytest.mark.slow
 @pytest.mark.parametrize(("shape", "limit"), [(growth.sequential_regions, 6),
+                                              (growth.named_regions, 6),
+                                              (growth.named_regions_in_function, 6),
                                               (growth.pending_values, 6),
                                               (growth.timers_across_calls, 6),
                                               (growth.regions_with_branches, 8)],
-                         ids=["sequential_regions", "pending_values", "timers_across_calls",
-                              "regions_with_branches"])
+                         ids=["sequential_regions", "named_regions",
+                              "named_regions_in_function", "pending_values",
+                              "timers_across_calls", "regions_with_branches"])
 def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[int], str],
                                                               limit: float) -> None:
     ratio = _growth_ratio(shape)
@@ -76,6 +79,11 @@ def test_findings_grow_with_the_regions() -> None:
     # the cost test above is only meaningful if every region is still analysed and reported
     found = lint_source(growth.sequential_regions(600), "case.py")
     assert sum(f.code == "JAX101" for f in found) == 600
+    for shape in (growth.named_regions, growth.named_regions_in_function):
+        found = lint_source(shape(600), "case.py")
+        assert [f.line for f in found if f.code == "JAX101"] == [
+            f.line for f in found], shape.__name__
+        assert len(found) == 600, shape.__name__
     found = lint_source(growth.timers_across_calls(300), "case.py")
     assert sum(f.code == "JAX101" for f in found) == 300 + 1  # each with, and bench's own
 

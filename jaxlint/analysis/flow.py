@@ -38,6 +38,7 @@ from jaxlint.analysis.compiles import Compiles
 from jaxlint.analysis.device import Device
 from jaxlint.analysis.expressions import Expressions
 from jaxlint.analysis.harnesses import Harnesses, HarnessUse
+from jaxlint.analysis.liveness import ScopeText
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.objects import Objects
 from jaxlint.analysis.state import State
@@ -230,6 +231,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._diffed: dict[str, bool] = {}
         self._stmt_line: cst.CSTNode = module
         self._loc: StmtLoc = StmtLoc(module, False)
+        self._scope_texts: dict[cst.CSTNode, ScopeText] = {}  # see Timers._live_starts
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
         # the file's classes (the latest made by each class statement) and their subclasses

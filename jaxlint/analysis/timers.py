@@ -26,6 +26,7 @@ from jaxlint.analysis.compiles import (
     drops_first_rounds,
     skips_first_rounds,
 )
+from jaxlint.analysis.liveness import ScopeText
 from jaxlint.analysis.state import State
 from jaxlint.analysis.syntax import (
     StmtLoc,
@@ -426,6 +427,8 @@ class Timers:
                 tick = st.reads.get(start)
                 if tick is not None:
                     starts[start] = tick
+        if len(starts) > 1:
+            starts = self._live_starts(starts, st)
         # A read no name holds can start no later region: forget it, so that the state
         # does not grow with every read of the file (the read being made is added back, so
         # ``st.reads`` still says whether this frame has read a clock).
@@ -465,6 +468,33 @@ class Timers:
                 value = st.env.get(name)
                 if isinstance(value, JaxVal):
                     snap.hold(name, value, name in st.bound)
+
+    def _live_starts(self: FlowAnalysis, starts: dict[Site, int], st: State
+                     ) -> dict[Site, int]:
+        """The start reads of ``starts`` that later code may still subtract: held by a name
+        the scope may read after this statement (``liveness``), or by something else (an
+        attribute path, a name of another frame). Sequential regions with names of their
+        own (``t0``, ``t1``, ...) then record only their own work at each stop read."""
+        fn = self.frame.func if self._frames else None
+        scope = fn.node if fn is not None else self.module
+        text = self._scope_texts.get(scope)
+        if text is None:
+            text = self._scope_texts[scope] = ScopeText(scope)
+        stmt, binds = self._loc.node, self.frame.binds
+        live: set[Site] = set()
+        dead = []
+        for name, sites in st.timers.items():
+            if name in binds and name.isidentifier() and text.dead_after(stmt, name):
+                dead.append(name)
+            else:
+                live.update(sites)
+        # (a dead reading stays dead on this path: later reads need not ask again, and no
+        # later call is inside a region that it starts)
+        for name in dead:
+            del st.timers[name]
+        if len(live) >= len(starts):
+            return starts
+        return {s: t for s, t in starts.items() if s in live}
 
     def _drops_first(self: FlowAnalysis, loop: cst.For | cst.While,
                      scope: cst.CSTNode | None, stop: Site) -> bool:

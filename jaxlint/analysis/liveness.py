@@ -1,0 +1,94 @@
+"""Which names a scope may still read after a statement: the liveness of timer readings.
+
+A start reading held by a name can start a region only while some later code may read that
+name. Sequential regions whose readings have names of their own (``t0``, ``t1``, ... as in
+a notebook exported to a script) keep every earlier reading bound to the end of the file;
+without this, every stop read would record all the work since the first ``t0``, and the
+cost of a file would grow with the square of its regions.
+
+The answer is textual and conservative. A name is dead after statement ``s`` of a scope
+(a module or a function body) when no occurrence of it (read, write or attribute of that
+spelling) comes at or after ``s`` in the scope's text, none is in a loop of the scope that
+contains ``s`` (a later round reads it again), none is in a nested function, lambda or
+class method (called later), the scope does not declare it ``global`` or ``nonlocal``, and
+the scope never spells ``locals``, ``vars``, ``globals``, ``eval`` or ``exec``. Anything
+else is live, as are names this module cannot place (an attribute path, a statement of
+another scope).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+
+# Names that read a scope's variables by string: a scope that spells one keeps all alive.
+_OPAQUE = frozenset({"locals", "vars", "globals", "eval", "exec"})
+_NESTED = (cst.FunctionDef, cst.Lambda)
+_LOOPS = (cst.For, cst.While)
+
+
+class ScopeText:
+    """One scope's statements and name occurrences in text order (one walk of the scope)."""
+
+    __slots__ = ("_at", "_last", "_loops", "_pinned", "opaque")
+
+    def __init__(self, scope: cst.CSTNode) -> None:
+        self._at: dict[int, int] = {}  # id(statement or block) -> its preorder position
+        self._last: dict[str, int] = {}  # name -> position of its last occurrence
+        self._pinned: set[str] = set()  # names read by nested scopes or declared global
+        # (first position, last position, names occurring inside) of each loop
+        self._loops: list[tuple[int, int, set[str]]] = []
+        self.opaque = False
+        body = scope.body if isinstance(scope, (cst.Module, cst.FunctionDef)) else scope
+        self._walk(body)
+
+    def _walk(self, roots: cst.CSTNode | Sequence[cst.CSTNode]) -> None:
+        n = 0
+        # (node, nested), or None at the end of a loop's nodes; a node inside a nested
+        # function only pins the names it spells
+        todo: list[tuple[cst.CSTNode, bool] | None] = []
+        nodes = [roots] if isinstance(roots, cst.CSTNode) else list(roots)
+        todo.extend((node, False) for node in reversed(nodes))
+        open_loops: list[tuple[int, set[str]]] = []
+        while todo:
+            item = todo.pop()
+            if item is None:  # every position of the innermost open loop is now known
+                first, names = open_loops.pop()
+                self._loops.append((first, n, names))
+                if open_loops:
+                    open_loops[-1][1].update(names)
+                continue
+            node, nested = item
+            n += 1
+            if isinstance(node, cst.Name):
+                name = node.value
+                if name in _OPAQUE:
+                    self.opaque = True
+                if nested:
+                    self._pinned.add(name)
+                else:
+                    self._last[name] = n
+                    if open_loops:
+                        open_loops[-1][1].add(name)
+                continue
+            if not nested:
+                if isinstance(node, (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite)):
+                    self._at[id(node)] = n
+                if isinstance(node, (cst.Global, cst.Nonlocal)):
+                    self._pinned.update(alias.name.value for alias in node.names)
+            inner = nested or isinstance(node, _NESTED)
+            if isinstance(node, _LOOPS) and not inner:
+                open_loops.append((n, set()))
+                todo.append(None)
+            todo.extend((child, inner) for child in reversed(node.children))
+
+    def dead_after(self, stmt: cst.CSTNode, name: str) -> bool:
+        """Whether no code of the scope can read ``name`` once ``stmt`` has begun."""
+        at = self._at.get(id(stmt))
+        if at is None or self.opaque or name in self._pinned:
+            return False
+        if self._last.get(name, 0) >= at:
+            return False
+        return not any(first <= at <= last and name in names
+                       for first, last, names in self._loops)
