@@ -31,7 +31,7 @@ import sys
 import time
 import timeit
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
@@ -104,7 +104,6 @@ class _Cell:
 
     number: int
     file: str | None
-    static: list[Finding] = field(default_factory=list)
 
 
 class _Extension:
@@ -125,6 +124,7 @@ class _Extension:
         self.current: _Cell | None = None
         self.last: list[Finding] = []  # the latest findings shown, for %jaxlint explain
         self.last_number = 0  # and the cell they were shown under
+        self.shown: dict[int, list[Finding]] = {}  # cell -> the static findings shown in it
         self.hinted = False
         self.timeit_code = _code(shell, "timeit")
         self.time_code = _code(shell, "time")
@@ -223,7 +223,8 @@ class _Extension:
                 self._say(f"error: the check failed ({type(exc).__name__}: {exc})")
                 found = []
             self.check_s.append(time.perf_counter() - began)
-            self.current.static = found
+            for f in found:
+                self.shown.setdefault(f.cell or number, []).append(f)
             self._show(found, number)
         self.live.take(0)  # what was read between cells is no cell's
 
@@ -245,7 +246,7 @@ class _Extension:
         out: list[Finding] = []
         for file, group in placed(checks, self._is_cell).items():
             number = self._number(file)
-            static = cell.static if number == cell.number else []
+            static = self.shown.get(number, []) if number is not None else []
             regions = {f.region for f in static if f.region and f.region_cells == (
                 number, number)}
             lines = {f.line for f in static if f.cell == number}

@@ -7,26 +7,31 @@ its calls make appear in the functions earlier cells defined (a timing helper of
 called with a jitted function in cell 9). Each cell's number is its ``In [N]`` when IPython
 numbers cells in order.
 
-**What earlier cells contribute** (the policy, in ``Context``). Linting every cell so far
-costs what the session has grown to: 2.7 ms more per earlier cell on this project's 2-core
-machine (27 ms after 10 timing cells, 171 ms after 60, 527 ms after 120), most of it spent
-re-reporting old regions the user has already seen. What a new cell's findings depend on is
-what earlier cells left behind, not how they timed it, so:
+**What earlier cells contribute** (the policy, in ``Session.context`` and ``_slice``). Linting
+every cell so far costs what the session has grown to: 2.7 ms more per earlier cell on this
+project's 2-core machine (27 ms after 10 timing cells, 171 ms after 60, 527 ms after 120),
+most of it spent re-reporting old regions the user has already seen. A new cell's findings
+depend on what earlier cells left behind, not on how they timed it, so:
 
-* the ``WHOLE`` cells just before the new one are kept whole (a region may start in one of
-  them and stop in the new cell);
-* of older cells, only top-level statements that matter are kept: every import; any
-  statement that binds, or mutates (``xs.append``, ``params["w"] = ...``), a name the kept
-  code uses; any statement that calls such a name (a warm-up call: ``step(x)``, whose
-  absence would make the new cell's first call look like a compile); and, from a statement
-  that binds a needed name to a clock reading onwards (``t0 = time.perf_counter()`` read
-  many cells later), everything. What is kept adds what it uses, to a fixed point;
-* an older ``%timeit stmt`` is kept as ``stmt`` (what it ran, many times: a warm-up), not as
-  the harness it is (its own timing was reported when it ran); an older ``%time`` is kept as
+* a cell that reads a clock (itself, by a magic, or through a helper or Timer an earlier
+  cell made) keeps the ``WHOLE`` cells before it whole: a region may start in one of them;
+* of older cells (all of them, for a cell that reads no clock: it stops no region), only
+  the top-level statements that matter are kept, found backwards from the new cell as a
+  liveness analysis finds them: one that binds (an import too) or mutates
+  (``xs.append``, ``params["w"] = ...``) a name live after it; one that calls a live name
+  a cell defines (a warm-up: ``step(x)``, without which the new cell's first call would
+  look like a compile; identical ones count once); and, from a statement that binds a live
+  name to a clock reading (``t0 = time.perf_counter()`` stopped many cells later) on,
+  everything. A kept statement makes what it reads live; a kept def, what its body reads,
+  from the new cell back (it runs when called); repeated to a fixed point;
+* an older ``%timeit stmt`` is read as ``stmt`` (what it ran, many times: a warm-up), not
+  as the harness it is (its own timing was reported when it ran); an older ``%time`` as
   the statement it also runs in the session.
 
-The cost then follows what the new cell depends on, not the length of the session
-(``benchmarks/live.py``; figures in the README, "In a live notebook").
+Parameters and comprehension variables are local to what binds them; a clock is found by
+qualified name through the session's imports. The cost then follows what the new cell
+depends on, not the length of the session (``benchmarks/live.py``; figures in the README,
+"In a live notebook").
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ class _Statement:
     binds: set[str] = field(default_factory=set)  # names it may bind or mutate
     loads: set[str] = field(default_factory=set)  # names it reads (free names, for a def)
     calls: set[str] = field(default_factory=set)  # base names of what it calls
-    imports: bool = False
+    always: bool = False  # a cell CPython cannot read (newer syntax): kept whole
     clock: bool = False  # an assignment whose value reads a clock
     reads_clock: bool = False  # reads a clock anywhere (in a def or class: when called)
     harness: bool = False  # a magic that times (%timeit, %time)
@@ -149,7 +154,6 @@ class _Reader:
             s.kills = _targets(node)
             s.binds |= s.kills
             s.body = body
-            s.imports = isinstance(node, (ast.Import, ast.ImportFrom))
             s.clock = s.clock and isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
 
 
@@ -244,6 +248,9 @@ class Session:
                 bodies.update((x.cell, x.line) for x in kept)
         for ran in whole:
             lines.extend(v.lines[ran.first:ran.end])
+            if ran is not new:
+                bodies.update((v.lines[i].cell, v.lines[i].line)
+                              for s in ran.statements if s.body for i in s.lines)
         text = "".join(x.text + "\n" for x in lines)
         assert text.startswith(HEADER + "\n")
         return Virtual(text=text, lines=lines), bodies
@@ -265,7 +272,7 @@ class Session:
             tree = ast.parse(code)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             # newer syntax than this Python (libcst reads it): kept as a whole
-            return [_Statement(indices, imports=True, reads_clock=True)]
+            return [_Statement(indices, always=True, reads_clock=True)]
         self.reader.imports(tree)
         harnesses = {h.vline: h for h in self.builder.v.harnesses}
         out = []
@@ -304,7 +311,7 @@ class Session:
 
     def _slice(self, older: list[_Statement], live_after: set[str]) -> set[int]:
         """The older statements kept, by id. Backwards from the kept cells, a statement is
-        kept if it imports, or binds or mutates a name live after it, or calls such a name
+        kept if it binds (an import too) or mutates a name live after it, or calls such a name
         that a cell defines (a warm-up: only the latest of identical ones counts); kept, it
         makes what it reads live. A kept def's body runs when it is called, so what it
         reads is live from the new cell back. Repeated until nothing more is kept."""
@@ -317,7 +324,7 @@ class Session:
             warmups: set[str] = set()
             for s in reversed(older):
                 warmup = bool(s.calls & live & defined)
-                if id(s) in keep or s.imports or s.binds & live or (
+                if id(s) in keep or s.always or s.binds & live or (
                         warmup and s.text not in warmups):
                     keep.add(id(s))
                     warmups.add(s.text)
