@@ -117,7 +117,9 @@ class _Jaxlint:
         return path if rel.startswith("..") else rel
 
     # --------------------------------------------------------------- static
-    @pytest.hookimpl(trylast=True)
+    # First, before ``-k`` / ``-m`` deselect: the module's ``jaxlint`` item is then selected
+    # as its tests are (``-k synced`` runs no static check of its own).
+    @pytest.hookimpl(tryfirst=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
                                       items: list[pytest.Item]) -> None:
         from jaxlint.config import ConfigError
