@@ -34,7 +34,9 @@ None of this lands inside what the script measures, with one documented exceptio
 - a line that starts and stops one region (``timeit.timeit(f, number=n)`` reads the clock
   twice on its line) alternates: its first read is a start, its second a stop, and so on;
 - at a read that is both (a lap: one value ends a region and starts the next), the check and
-  the new note of ids come after the clock value, so they fall inside the next region.  Their
+  the new note of ids come after the clock value, so they fall inside the next region.
+  Without roles (``--detect``, a live session) every read is a lap unless it stops nothing:
+  the first read of a call, or one above its start (a loop that went round), is a start.  Their
   cost is recorded with every read (``costs``) so a report can show it.
 
 Finding the read's line (to know its role) happens before the clock is read, so every
@@ -283,6 +285,12 @@ class TimerRecorder:
                 return value
             start, stop = recorder._role(lineno)
             key = _call(frame)
+            if stop and start and not roles_given:
+                # Without roles every read is a lap, but one that stops nothing (the call's
+                # first read, or its loop went round: see ``_check``) is a start only, whose
+                # note of the live arrays then comes before the clock, outside the region.
+                opened = recorder._open.get(key)
+                stop = opened is not None and lineno >= opened[1]
             if start and not stop:
                 # Note the live arrays before the clock, so the note is not timed.
                 began = _clock()
