@@ -30,8 +30,8 @@ depend on what earlier cells left behind, not on how they timed it, so:
 
 Parameters and comprehension variables are local to what binds them; a clock is found by
 qualified name through the session's imports. The cost then follows what the new cell
-depends on, not the length of the session (``benchmarks/live.py``; figures in the README,
-"In a live notebook").
+depends on, not the length of the session (``tests/test_ipython.py`` holds the median check
+of a 40-cell session under 50 ms).
 """
 
 from __future__ import annotations
