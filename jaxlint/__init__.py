@@ -27,6 +27,11 @@ def __getattr__(name: str) -> Any:
         from jaxlint.finding import Finding
 
         return Finding
+    if name in ("load_ipython_extension", "unload_ipython_extension"):
+        # ``%load_ext jaxlint`` (IPython looks these up on the package)
+        from jaxlint import ipython
+
+        return getattr(ipython, name)
     if name == "RULES":
         from jaxlint.rules import RULES
 

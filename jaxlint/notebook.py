@@ -287,7 +287,11 @@ def _word_end(text: str, pos: int) -> int:
     return m.end()
 
 
-class _Builder:
+class Builder:
+    """Reads code cells one at a time into ``v``, as ``build`` does for a whole notebook
+    (a live session, ``jaxlint.session``, adds each cell as it runs). ``v.text`` is set by
+    ``build``."""
+
     def __init__(self, strict: bool = True) -> None:
         self.v = Virtual(lines=[_VLine(HEADER, kind="header", inserts=False)])
         self.bound: set[str] = set()
@@ -678,7 +682,7 @@ def build(nb: dict[str, object], path: str = "", strict: bool = True) -> Virtual
     """The module of a notebook's code cells. ``strict``: a code cell that does not parse
     is an error (``NotebookError``), as a fix needs every cell; else it is left out and
     noted in ``Virtual.broken``, so that linting reports it and goes on with the rest."""
-    builder = _Builder(strict)
+    builder = Builder(strict)
     for number, cell in enumerate(_cells(nb), 1):
         if _is_code(cell):
             assert isinstance(cell, dict)
@@ -1084,7 +1088,7 @@ def _check(virtual: Virtual, new_sources: dict[int, str], import_cell: int | Non
             raise _Refused(f"the fix would change cell {number}, which holds no fixed finding")
         signatures = []
         for source in (virtual.sources[number], text):
-            b = _Builder()
+            b = Builder()
             b.bound = virtual.bound_before(number)
             try:
                 b.cell(number, source)

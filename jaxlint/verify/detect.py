@@ -11,6 +11,7 @@ so.  The findings are printed by the linter's own renderer, so every ``--format`
 
 from __future__ import annotations
 
+import functools
 import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -51,6 +52,10 @@ def _static_regions(path: Path, display: str) -> tuple[set[tuple[int, int]], set
         return set(), set()
     return ({f.region for f in findings if f.region is not None},
             {f.line for f in findings})
+
+
+def _text(path: Path) -> str:
+    return path.read_bytes().decode("utf-8", "replace")
 
 
 def _compared_reads(text: str) -> set[tuple[int, int]]:
@@ -99,6 +104,38 @@ def _finding(display: str, checks: list[dict[str, Any]], static: tuple[set[tuple
                    path=display, explanation=explanation)
 
 
+def runtime_findings(display: str, checks: Iterable[dict[str, Any]], source: Callable[[], str],
+                     static: Callable[[], tuple[set[tuple[int, int]], set[int]]]
+                     ) -> tuple[list[Finding], int]:
+    """One file's runtime findings from its checks (``TimerRecorder.checks``): one per region
+    (start line, stop line) with work still running at one of its stops, less those a noqa
+    comment silences (counted apart) and deadlines. ``source`` gives the file's text and
+    ``static`` the linter's regions and lines for it, asked for only when something is
+    pending."""
+    by_region: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for check in checks:
+        by_region.setdefault((int(check["start_line"]), int(check["line"])), []).append(check)
+    pending = {k: v for k, v in by_region.items() if any(c.get("pending") for c in v)}
+    if not pending:
+        return [], 0
+    # A noqa comment on the stop's line silences a runtime finding as it does a static one.
+    text = source()
+    if file_is_skipped(text.splitlines()):
+        return [], len(pending)
+    noqa = NoqaIndex(text)
+    silenced = 0
+    for key in [k for k in pending if noqa.suppresses(k[1], CODE)]:
+        del pending[key]
+        silenced += 1
+    deadlines = _compared_reads(text)
+    for key in [k for k, v in pending.items() if (k[1], v[0].get("col")) in deadlines]:
+        del pending[key]  # a deadline or a time budget, not a measurement
+    if not pending:
+        return [], silenced
+    regions = static()
+    return [_finding(display, group, regions) for group in pending.values()], silenced
+
+
 def detect_paths(paths: Iterable[str | Path], *, timeout: float, backend: str | None = None,
                  on_file: Callable[[int, int, str], None] | None = None,
                  size: int | None = None) -> Detected:
@@ -119,29 +156,11 @@ def detect_paths(paths: Iterable[str | Path], *, timeout: float, backend: str | 
         out.check_s.extend(outcome.costs)
         if not outcome.ok:
             out.errors.append(f"{display}: error: the script failed: {outcome.error}")
-        by_region: dict[tuple[int, int], list[dict[str, Any]]] = {}
-        for check in outcome.checks:
-            by_region.setdefault((int(check["start_line"]), int(check["line"])), []).append(check)
-        pending = {k: v for k, v in by_region.items() if any(c.get("pending") for c in v)}
-        if not pending:
-            continue
-        # A noqa comment on the stop's line silences a runtime finding as it does a static one.
-        text = path.read_bytes().decode("utf-8", "replace")
-        if file_is_skipped(text.splitlines()):
-            out.suppressed += len(pending)
-            continue
-        noqa = NoqaIndex(text)
-        for key in [k for k in pending if noqa.suppresses(k[1], CODE)]:
-            del pending[key]
-            out.suppressed += 1
-        deadlines = _compared_reads(text)
-        for key in [k for k, v in pending.items()
-                    if (k[1], v[0].get("col")) in deadlines]:
-            del pending[key]  # a deadline or a time budget, not a measurement
-        if not pending:
-            continue
-        static = _static_regions(path, display)
-        out.findings.extend(_finding(display, checks, static) for checks in pending.values())
+        found, silenced = runtime_findings(display, outcome.checks,
+                                           functools.partial(_text, path),
+                                           functools.partial(_static_regions, path, display))
+        out.findings.extend(found)
+        out.suppressed += silenced
     return out
 
 

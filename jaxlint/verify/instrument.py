@@ -34,14 +34,23 @@ None of this lands inside what the script measures, with one documented exceptio
 - a line that starts and stops one region (``timeit.timeit(f, number=n)`` reads the clock
   twice on its line) alternates: its first read is a start, its second a stop, and so on;
 - at a read that is both (a lap: one value ends a region and starts the next), the check and
-  the new note of ids come after the clock value, so they fall inside the next region.  Their
+  the new note of ids come after the clock value, so they fall inside the next region.
+  Without roles (``--detect``, a live session) every read is a lap unless it stops nothing:
+  the first read of a call, or one above its start (a loop that went round), is a start.  Their
   cost is recorded with every read (``costs``) so a report can show it.
 
 Finding the read's line (to know its role) happens before the clock is read, so every
 measured region includes one frame lookup (well under a microsecond).
 
+Which reads are kept is by default a question of the file (code in ``filename``); ``owns``
+replaces it with a question of the frame, for code that is not one script: a live IPython
+session's cells (and the functions they define), a test suite's modules.  Each check then
+names the file its read was made in, and a reader takes the checks made so far with
+``take()`` (a session per cell, a suite per test).
+
 Start and stop reads pair per thread and per frame (one call of the function that reads the
-clock), the way the script's own ``t1 - t0`` does: a stop is checked against the last start
+clock; a file's module-level code counts as one, however it is run), the way the script's own
+``t1 - t0`` does: a stop is checked against the last start
 read by the same call of the same function.  Without roles, each read is checked against the
 previous read of the same frame, unless it sits on an earlier line than that read (a loop
 going round again: the stretch from the end of one iteration to the start of the next is not
@@ -134,6 +143,9 @@ def _watch_loop(items: queue.SimpleQueue[Any]) -> None:
         item = items.get()
         if item is None:
             return
+        if isinstance(item, threading.Event):  # ``drain``: everything before it is timed
+            item.set()
+            continue
         record, arrays, since = item
         try:
             sys.modules["jax"].block_until_ready(arrays)
@@ -154,8 +166,11 @@ class TimerRecorder:
         stops: Collection[int] | None = None,
         check: bool = True,
         same: Collection[int] = (),
+        owns: Callable[[FrameType], bool] | None = None,
     ) -> None:
         self.filename = filename
+        # Whose reads are kept, by frame (see the module docstring); None: code in filename.
+        self.owns = owns
         # A frozenset makes the per-read membership test cheap; None keeps every line.
         self.lines: frozenset[int] | None = frozenset(lines) if lines is not None else None
         self.starts = frozenset(starts) if starts is not None else None
@@ -171,10 +186,11 @@ class TimerRecorder:
         # per kept read: the check's own time in seconds, not counting the wait for the work
         self.costs: list[float] = []
         # (thread, frame id, code id) -> (index of the start read, its line, live ids then)
-        self._open: dict[tuple[int, int, int], tuple[int, int, frozenset[int]]] = {}
+        self._open: dict[tuple[object, ...], tuple[int, int, frozenset[int]]] = {}
         self._saved: list[tuple[object, str, Any]] = []
         self._queue: queue.SimpleQueue[Any] | None = None
-        self._watched: set[tuple[int, int]] = set()  # regions whose work left was timed
+        # regions whose work left was timed: (file, start line, stop line)
+        self._watched: set[tuple[str, int, int]] = set()
         self._watcher: threading.Thread | None = None
 
     def _role(self, line: int) -> tuple[bool, bool]:
@@ -189,7 +205,7 @@ class TimerRecorder:
         stop = self.stops is not None and line in self.stops
         return (start, stop) if (start or stop) else (False, False)
 
-    def _check(self, frame: FrameType, line: int, col: int | None, key: tuple[int, int, int],
+    def _check(self, frame: FrameType, line: int, col: int | None, key: tuple[object, ...],
                index: int, roles_given: bool) -> float:
         """Record the stop's pending work; returns the time spent waiting for it."""
         opened = self._open.get(key)
@@ -204,18 +220,22 @@ class TimerRecorder:
         record: dict[str, Any] = {
             "read": index, "line": line, "col": col, "start_read": start_index,
             "start_line": start_line, "pending": len(pending), "arrays": [],
-            "work_left_s": 0.0, "check_s": found,
+            "work_left_s": 0.0, "check_s": found, "file": frame.f_code.co_filename,
         }
         # The lines of the script that the read is nested in (a ``with`` statement whose
         # context manager read the clock, a call of a timing helper): where a static finding
         # about this region may sit.
         outer: list[int] = []
+        outer_files: list[str] = []
         up = frame.f_back
         while up is not None and len(outer) < 8:
-            if up.f_code.co_filename == self.filename:
+            if (self.owns(up) if self.owns is not None
+                    else up.f_code.co_filename == self.filename):
                 outer.append(up.f_lineno)
+                outer_files.append(up.f_code.co_filename)
             up = up.f_back
         record["outer"] = outer
+        record["outer_files"] = outer_files
         if pending:
             names = _holders(frame, pending)
             record["arrays"] = [
@@ -228,8 +248,9 @@ class TimerRecorder:
             # for a moment when the work is done, which may fall in the script's next region
             # (measured: a few tens of microseconds), and a loop's later occurrences, whose
             # median is the run's value, should be left as written.
-            if (start_line, line) not in self._watched:
-                self._watched.add((start_line, line))
+            region = (record["file"], start_line, line)
+            if region not in self._watched:
+                self._watched.add(region)
                 self._watch(record, list(pending.values()), _clock())
             else:
                 record["work_left_s"] = None
@@ -244,6 +265,7 @@ class TimerRecorder:
         timeit_files = _TIMEIT_FILES
         roles_given = self.starts is not None or self.stops is not None
         recorder = self
+        owns = self.owns
 
         def timer() -> Any:
             frame: FrameType | None = getframe(1)
@@ -251,7 +273,8 @@ class TimerRecorder:
             # while compiling, and those reads must not land on the script line that called it).
             while frame is not None and frame.f_code.co_filename in timeit_files:
                 frame = frame.f_back
-            if frame is None or frame.f_code.co_filename != filename:
+            if frame is None or (not owns(frame) if owns is not None
+                                 else frame.f_code.co_filename != filename):
                 return original()
             lineno = frame.f_lineno
             if lines is not None and lineno not in lines:
@@ -261,7 +284,13 @@ class TimerRecorder:
                 append((lineno, value, scale))
                 return value
             start, stop = recorder._role(lineno)
-            key = (threading.get_ident(), id(frame), id(frame.f_code))
+            key = _call(frame)
+            if stop and start and not roles_given:
+                # Without roles every read is a lap, but one that stops nothing (the call's
+                # first read, or its loop went round: see ``_check``) is a start only, whose
+                # note of the live arrays then comes before the clock, outside the region.
+                opened = recorder._open.get(key)
+                stop = opened is not None and lineno >= opened[1]
             if start and not stop:
                 # Note the live arrays before the clock, so the note is not timed.
                 began = _clock()
@@ -329,10 +358,40 @@ class TimerRecorder:
             self._watcher.join()
             self._queue = self._watcher = None
 
+    def drain(self, timeout: float | None = None) -> bool:
+        """Wait until the watcher has timed the work of every stop checked so far (at most
+        ``timeout`` seconds); False if it has not by then."""
+        if self._queue is None:
+            return True
+        done = threading.Event()
+        self._queue.put(done)
+        return done.wait(timeout)
+
+    def take(self, timeout: float | None = None) -> tuple[list[dict[str, Any]], list[float]]:
+        """The checks and per-read costs recorded since the last ``take`` (or the start),
+        once the watcher has timed their work (``drain``); the recorder then starts afresh,
+        so that a long session does not keep every read it ever made."""
+        self.drain(timeout)
+        checks, costs = self.checks, self.costs
+        self.checks, self.costs = [], []
+        self.reads.clear()  # in place: each timer wrapper holds its ``append``
+        self._watched = set()
+        return checks, costs
+
     def uninstall(self) -> None:
         for module, name, original in reversed(self._saved):
             setattr(module, name, original)
         self._saved.clear()
+
+
+def _call(frame: FrameType) -> tuple[object, ...]:
+    """What pairs a stop with its start: one call of one function, on one thread. A file's
+    module-level code is one call, even when it runs as several code objects (IPython runs
+    each top-level statement of a cell as its own)."""
+    code = frame.f_code
+    if code.co_name == "<module>":
+        return (threading.get_ident(), code.co_filename)
+    return (threading.get_ident(), id(frame), id(code))
 
 
 _POSITIONS: dict[Any, list[Any]] = {}
