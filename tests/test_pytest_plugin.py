@@ -34,11 +34,11 @@ step(BIG).block_until_ready()
 
 
 def test_bench_unsynced(benchmark):
-    benchmark(step, X)
+    benchmark(step, BIG)
 
 
 def test_bench_synced(benchmark):
-    benchmark(lambda: step(X).block_until_ready())
+    benchmark(lambda: step(BIG).block_until_ready())
 
 
 def test_timed_unsynced():
@@ -61,6 +61,10 @@ BENCH = ["-p", "no:cacheprovider", "--benchmark-disable-gc", "--benchmark-min-ro
 @pytest.fixture
 def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     monkeypatch.setenv("JAX_PLATFORMS", "cpu")
+    # (under ``pytest -n``, the worker's variables would tell pytest-benchmark in the
+    # subprocess that it runs in a parallel session, where it disables itself)
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)
     pytester.makepyfile(test_suite=SUITE)
     return pytester
 
@@ -70,7 +74,7 @@ def line_of(text: str) -> int:
     return next(n for n, line in enumerate(SUITE.splitlines(), 1) if text in line)
 
 
-BENCH_LINE = line_of("benchmark(step, X)")
+BENCH_LINE = line_of("benchmark(step, BIG)")
 TIMED_LINE = line_of("elapsed = time.perf_counter() - t0")
 
 
