@@ -238,22 +238,32 @@ class Session:
         keep = self._slice(older, live)
         v = self.builder.v
         lines = [v.lines[0]]
+        # the line of the session's module each kept line was (for ``shown``)
+        moved: dict[int, int] = {0: 0}
         bodies: set[tuple[int, int]] = set()
         for s in older:
             if id(s) not in keep:
                 continue
-            kept = s.replacement if s.replacement is not None else [v.lines[i] for i in s.lines]
+            if s.replacement is not None:
+                kept = s.replacement
+            else:
+                kept = [v.lines[i] for i in s.lines]
+                moved.update((i, len(lines) + k) for k, i in enumerate(s.lines))
             lines.extend(kept)
             if s.body:
                 bodies.update((x.cell, x.line) for x in kept)
         for ran in whole:
+            moved.update((i, len(lines) + k) for k, i in enumerate(range(ran.first, ran.end)))
             lines.extend(v.lines[ran.first:ran.end])
             if ran is not new:
                 bodies.update((v.lines[i].cell, v.lines[i].line)
                               for s in ran.statements if s.body for i in s.lines)
         text = "".join(x.text + "\n" for x in lines)
         assert text.startswith(HEADER + "\n")
-        return Virtual(text=text, lines=lines), bodies
+        # how the cells write the code the module stands in for (a magic's statement)
+        shown = {(moved[line - 1] + 1, col): written for (line, col), written in v.shown.items()
+                 if line - 1 in moved}
+        return Virtual(text=text, lines=lines, shown=shown), bodies
 
     def _times(self, new: _Ran, before: list[_Ran]) -> bool:
         """Whether ``new`` reads a clock: itself, by a magic, or by calling what an earlier

@@ -97,6 +97,17 @@ def test_magics_as_the_file_linter_reads_them() -> None:
     assert shown[2:] == [[(3, 1, "JAX102")], [], [(5, 1, "JAX102")], [(6, 1, "JAX102")], []]
 
 
+def test_a_magics_message_speaks_the_cells_code() -> None:
+    """As in a saved notebook: the statement the magic times, as the cell writes it, not
+    the string the module stands in for it with."""
+    session = Session()
+    for source in (SETUP, WARM, FILLER):
+        session.check(source, session.next_number(), Settings(), PATH)
+    found = session.check("%timeit -n 5 step(x)\n", session.next_number(), Settings(), PATH)
+    assert [f.code for f in found] == ["JAX102"]
+    assert "each run of `step(x)` returns" in found[0].message, found[0].message
+
+
 def test_noqa_select_and_ignore() -> None:
     quiet = UNSYNCED.replace("t1 - t0)", "t1 - t0)  # noqa: JAX101").replace(
         "t1 = time.perf_counter()", "t1 = time.perf_counter()  # noqa: JAX101")
