@@ -200,6 +200,11 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
             region = (lines[0], lines[-1]) if lines else None
             found.append((code, report.message, line, col, region, report.plan,
                           report.explanation))
+    # A region whose sync cannot wait has one finding: JAX107 says why its work is left
+    # running, in place of JAX101 (when both are on).
+    ineffective = {f[4] for f in found if f[0] == "JAX107"}
+    if ineffective:
+        found = [f for f in found if not (f[0] == "JAX101" and f[4] in ineffective)]
     # The names the fixes read, each asked whether it is bound on every path to its fix
     # (one walk of the module for all of them, tracking those names only).
     uses = {id(plan): plan_names(plan) for *_, first, _ in found if first is not None
@@ -234,11 +239,17 @@ def plan_names(plan: FixPlan) -> list[tuple[cst.CSTNode, bool, set[str]]] | None
     """Where the plan's inserted code runs (a statement, or the end of a block) and the
     names it reads there, ``jax`` aside (the fixer imports it where it is missing); None
     when that cannot be told. Wraps and replacements only re-read what the code read."""
-    from jaxlint.analysis.plans import InsertBind, InsertSync
+    from jaxlint.analysis.plans import InsertBind, InsertSync, ReplaceExpr
     from jaxlint.bindings import free_names
 
     out = []
     for edit in plan.edits:
+        if isinstance(edit, ReplaceExpr) and edit.reads_at is not None:
+            found = free_names(edit.code)
+            if found is None:
+                return None
+            out.append((edit.reads_at, False, found - {"jax"}))
+            continue
         if not isinstance(edit, InsertSync):
             continue
         names: set[str] = set()

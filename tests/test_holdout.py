@@ -17,12 +17,15 @@ from jaxlint import fix_source, lint_source
 
 HOLDOUT = Path(__file__).parent / "holdout"
 LABELS = json.loads((HOLDOUT / "labels.json").read_text())
-UNSYNCED = ("JAX101", "JAX103")
+# (JAX107 is the one finding of a region whose sync cannot wait: it counts at the region's
+# stop read, where JAX101 would be)
+UNSYNCED = ("JAX101", "JAX103", "JAX107")
 
 
 def _findings() -> dict[str, set[int]]:
     return {
-        p.name: {f.line for f in lint_source(p.read_bytes(), str(p), select=UNSYNCED)}
+        p.name: {f.region[1] if f.code == "JAX107" and f.region else f.line
+                 for f in lint_source(p.read_bytes(), str(p), select=UNSYNCED)}
         for p in sorted(HOLDOUT.glob("*.py"))
     }
 

@@ -60,6 +60,10 @@ from jaxlint.analysis.values import (
 )
 
 MAX_CALL_DEPTH = 12
+# Literals of Python containers: no ``block_until_ready`` method (``jax.block_until_ready``
+# takes them as pytrees)
+CONTAINER_LITERALS = (cst.Tuple, cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp,
+                      cst.SetComp)
 
 # In ``State.called``: the compile caches were cleared (``jax.clear_caches()``) on every path
 # so far, so every jitted function compiles on its next call, wherever it was made.
@@ -283,6 +287,10 @@ class Calls:
             return backend  # ``K = tc.set_backend("jax")``
         q = self.as_jax(q)  # ``K.jit`` -> ``jax.jit``
         kind = self._classify(q)
+        if q == "jax.effects_barrier":
+            # waits for computations with effects (callbacks, ordered effects) only, not for
+            # the results of others: no sync
+            self.ineffective_sync(node, "effects_barrier")
         # The project index answers for calls made while a clock reading is held (it may
         # start a region), not merely after a clock was read: a stamp formatted into a file
         # name (``f"{time.time_ns()}-trace.json"``) or a seed starts nothing. Outside timing,
@@ -321,14 +329,19 @@ class Calls:
         if kind is CallKind.HARNESS_TIMER:
             return HarnessTimer(node)
         if kind is CallKind.SYNC:
-            if node.args and isinstance(node.args[0].value, cst.GeneratorExp):
+            if not node.args:
+                # ``jax.block_until_ready()``: raises TypeError (it takes the values to wait
+                # for; it does not wait for everything)
+                self.ineffective_sync(node, "no_argument")
+                return None
+            if isinstance(node.args[0].value, cst.GeneratorExp):
                 # ``jax.block_until_ready(o for o in outs)``: a generator is one leaf that is
                 # no array: nothing is waited for (nor is the generator even run)
-                self.no_op_syncs[node] = "generator"
+                self.ineffective_sync(node, "generator")
                 return None
             records = [v for v in jax_args if v.record]
             if records and len(records) == len(jax_args):
-                self.no_op_syncs[node] = "record"  # an object that is no registered pytree
+                self.ineffective_sync(node, "record")  # an object that is no registered pytree
                 return None
             self._sync(union_jax(jax_args), st, site=node)
             if not jax_args and len(values) == 1:
@@ -456,6 +469,12 @@ class Calls:
                   for _, _, v in args]
         if isinstance(base, JaxVal):
             if attr == "block_until_ready":
+                receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
+                if isinstance(receiver, CONTAINER_LITERALS):
+                    # ``(a, b).block_until_ready()``: a tuple (list, dict, set) has no such
+                    # method; only ``jax.block_until_ready`` takes a pytree
+                    self.ineffective_sync(node, "container")
+                    return None
                 self._sync(base, st, site=node)
                 return base
             if attr in names.TRANSFER_METHODS:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from jaxlint.analysis.state import State
-from jaxlint.analysis.timers import IDLE, SYNCED
+from jaxlint.analysis.timers import IDLE, INEFFECTIVE, SYNCED
 from jaxlint.analysis.values import (
     EMPTY,
     JaxVal,
@@ -66,6 +66,13 @@ class Device:
 
     def _opaque(self: FlowAnalysis) -> JaxVal:
         return JaxVal(self._now, opaque=True)
+
+    def ineffective_sync(self: FlowAnalysis, site: Site, kind: str) -> None:
+        """A call written as a sync that cannot wait (``kind``, see ``no_op_syncs``): noted,
+        with its place among the frame's events, so that a region knows the ones it holds
+        (``Region.ineffective``, JAX107)."""
+        self.no_op_syncs[site] = kind
+        self.frame.events.append((self._tick(), site, INEFFECTIVE))
 
     def _sync(self: FlowAnalysis, value: Value, st: State, transfer: bool = False,
               site: Site | None = None) -> None:

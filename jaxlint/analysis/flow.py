@@ -226,7 +226,11 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # stop of one round's region (a log of rounds: only the first carries a compile)
         self.stamp_reads: set[Site] = set()
         self.cleared_compiles: set[Site] = set()  # first calls after ``jax.clear_caches()``
-        # syncs that wait for nothing: of a generator, of an object that is no pytree
+        # calls written as syncs that cannot wait -> why: "no_argument"
+        # (``jax.block_until_ready()`` raises TypeError), "uncalled" (``y.block_until_ready``
+        # without the call), "container" (``(a, b).block_until_ready()`` raises
+        # AttributeError), "generator" / "record" (one leaf that is no array: nothing waited
+        # for), "effects_barrier" (waits for effects only)
         self.no_op_syncs: dict[Site, str] = {}
         self._diffed: dict[str, bool] = {}
         self._stmt_line: cst.CSTNode = module

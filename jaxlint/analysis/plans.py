@@ -61,6 +61,9 @@ class ReplaceExpr:
 
     expr: cst.BaseExpression
     code: str
+    # code that reads names the replaced expression did not: the statement before which
+    # they must be bound on every path (the engine asks, as for an inserted sync)
+    reads_at: cst.CSTNode | None = None
 
 
 @dataclass(frozen=True)

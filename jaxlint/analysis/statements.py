@@ -212,6 +212,11 @@ class Statements:
         if isinstance(small, cst.Expr):
             self._note_argument(small.value)
             value = self._eval(small.value, st)
+            expr = small.value
+            if isinstance(expr, cst.Attribute) and expr.attr.value == "block_until_ready" and (
+                    isinstance(self._eval(expr.value, st), JaxVal)):
+                # ``y.block_until_ready`` without the call: the method is looked up, not run
+                self.ineffective_sync(expr, "uncalled")
             if isinstance(value, JaxVal) and small.value in value.origin:
                 self.bare[small.value] = small
                 self.bare_ticks[small.value] = max(value.tick,

@@ -44,7 +44,7 @@ from jaxlint.analysis.values import (
 
 Event = tuple[int, Site, int]  # (tick, site, kind)
 # a first (compiling) call; a sync that waited for nothing; a sync that waited for work
-COMPILE, IDLE, SYNCED = 0, 1, 2
+COMPILE, IDLE, SYNCED, INEFFECTIVE = 0, 1, 2, 3  # INEFFECTIVE: a sync that cannot wait
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
@@ -307,6 +307,8 @@ class Region:
     # the region is a timing decorator's wrapper: the decorated functions (their ``def``)
     # whose calls leave JAX work running when it reads the clock
     uses: tuple[cst.FunctionDef, ...] = ()
+    # syncs in the region that cannot wait (``FlowAnalysis.no_op_syncs`` says why): JAX107
+    ineffective: frozenset[Site] = frozenset()
 
 
 class Timers:
@@ -633,6 +635,7 @@ class Timers:
                 scope is not None) else ()
             out.append(Region(stop, frozenset(starts), self.where[stop],
                               inside(snap.pending, starts), host_synced, compiled,
-                              snap.events_in(starts, IDLE), snap, syncs, named, only, uses))
+                              snap.events_in(starts, IDLE), snap, syncs, named, only, uses,
+                              snap.events_in(starts, INEFFECTIVE)))
         self._regions = out
         return out

@@ -1,0 +1,176 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from jaxlint.analysis.plans import FixPlan, InsertSync, ReplaceExpr, sync_before_stop
+from jaxlint.rules.base import FileContext, Report, Rule, sync_call_text
+from jaxlint.rules.jax101_unsynced_timer import explain
+
+# Kinds of ``FlowAnalysis.no_op_syncs`` that raise: reported in any timed region, synced or
+# not (the program stops there); the others only where the region's work is left running.
+RAISES = frozenset({"no_argument", "container"})
+
+
+class IneffectiveSync(Rule):
+    """## What it does
+    Finds a call written as a sync inside a timed region that cannot wait for the region's
+    work: `jax.block_until_ready()` with no argument (raises `TypeError`: it waits for the
+    values it is given, not for everything), `y.block_until_ready` without the call (does
+    nothing), `(a, b).block_until_ready()` on a tuple, list, dict or set (raises
+    `AttributeError`: only `jax.block_until_ready` takes a pytree), `jax.block_until_ready`
+    given a generator expression or an object of a class that is no registered pytree (one
+    leaf that is no array: waits for nothing), and `jax.effects_barrier()` (waits only for
+    computations with effects, such as callbacks, not for results). Where the region's work
+    is then left running, this is the one finding about it (not also JAX101): it says why the
+    sync did not count.
+
+    ## Why is this bad?
+    Each reads as "I synced" to its author. The ones that raise stop the benchmark after its
+    clock started; the others leave the figure measuring only the dispatch, as an unsynced
+    timer does.
+
+    ## Example
+    ```python
+    start = time.perf_counter()
+    logits, hidden = forward(params, x)
+    (logits, hidden).block_until_ready()
+    elapsed = time.perf_counter() - start
+    ```
+
+    ## Use instead
+    ```python
+    start = time.perf_counter()
+    logits, hidden = forward(params, x)
+    jax.block_until_ready((logits, hidden))
+    elapsed = time.perf_counter() - start
+    ```
+
+    ## Fix safety
+    Safe. The call is rewritten to one that waits for what it was given: the missing `()`
+    added, `jax.block_until_ready((a, b))` for a container, `jax.block_until_ready(y)` for the
+    no-argument form when it is the statement right before the clock is read (with the
+    region's results, as JAX101 names them). For a generator, an object that is no pytree
+    and `jax.effects_barrier()`, JAX101's sync is added before the clock is read (the call
+    itself waits for nothing and is left as written). No fix where none of these applies.
+    """
+
+    CODE = "JAX107"
+    MESSAGE = "sync cannot wait: {detail}"
+
+    def check(self, ctx: FileContext) -> Iterator[Report]:
+        done: set[cst.CSTNode] = set()
+        for region in ctx.flow.regions():
+            if not region.ineffective or region.uses:
+                continue
+            unsynced = bool(region.unsynced) and not region.idle_syncs and (
+                not region.names_compile_only)
+            kinds = ctx.flow.no_op_syncs
+            sites = sorted((s for s in region.ineffective if s not in done and (
+                unsynced or kinds[s] in RAISES)), key=ctx.source_order)
+            if not sites:
+                continue
+            plan = sync_before_stop(ctx.flow, region, ctx.line_of) if unsynced else None
+            for i, site in enumerate(sites):
+                done.add(site)
+                kind = kinds[site]
+                fix = _fix(ctx, site, kind, plan) if i == 0 else None
+                evidence = [f"Line {ctx.line(site)}: `{ctx.code(site, 60)}` {_why(kind)}."]
+                if unsynced:
+                    evidence.append(explain(ctx, region, plan))
+                yield Report(site, self.MESSAGE.format(detail=_detail(ctx, site, kind, plan)),
+                             fix, (*region.starts, region.stop), "\n".join(evidence))
+
+
+def _why(kind: str) -> str:
+    return {
+        "no_argument": "raises TypeError: jax.block_until_ready waits for the values it is "
+                       "given, and was given none (it does not wait for everything pending)",
+        "uncalled": "looks the method up and drops it: without the call nothing waits",
+        "container": "raises AttributeError: a Python container has no block_until_ready "
+                     "method (only jax.block_until_ready takes a pytree)",
+        "generator": "gives jax.block_until_ready a generator expression: one leaf that is no "
+                     "array, skipped, so nothing is waited for (nor is the generator run)",
+        "record": "gives jax.block_until_ready an object of a class that is no registered "
+                  "pytree (a plain dataclass): one leaf that is no array, skipped, so nothing "
+                  "is waited for",
+        "effects_barrier": "waits only for computations with effects (callbacks, ordered "
+                           "effects), not for the results of others",
+    }[kind]
+
+
+def _detail(ctx: FileContext, site: cst.CSTNode, kind: str, plan: FixPlan | None) -> str:
+    code = ctx.code(site, 40)
+    wait = (f"call {sync_call_text(plan.synced_exprs)} before reading the clock"
+            if plan is not None and plan.synced_exprs else
+            "wait for the region's results with jax.block_until_ready(...) before reading "
+            "the clock")
+    if kind == "no_argument":
+        given = (f"give it the results: {sync_call_text(plan.synced_exprs)}"
+                 if plan is not None and plan.synced_exprs else
+                 "give it the values to wait for")
+        return f"`{code}` with no argument raises TypeError; {given}"
+    if kind == "uncalled":
+        return f"`{code}` without the call does nothing; call it: `{code}()`"
+    if kind == "container":
+        receiver = site.func.value if isinstance(site, cst.Call) and isinstance(
+            site.func, cst.Attribute) else site
+        return (f"`{code}` raises AttributeError (a Python container has no such method); "
+                f"call jax.block_until_ready({ctx.code(receiver, 40)})")
+    if kind == "generator":
+        return f"`{code}` is given a generator expression and waits for nothing; {wait}"
+    if kind == "record":
+        return (f"`{code}` is given an object that is no registered pytree and waits for "
+                f"nothing; {wait}")
+    return f"`{code}` waits only for computations with effects, not for results; {wait}"
+
+
+def _fix(ctx: FileContext, site: cst.CSTNode, kind: str, plan: FixPlan | None
+         ) -> FixPlan | None:
+    if kind == "uncalled":
+        assert isinstance(site, cst.BaseExpression)
+        return FixPlan((ReplaceExpr(site, ctx.module.code_for_node(site).strip() + "()"),))
+    if kind == "container" and isinstance(site, cst.Call) and isinstance(site.func,
+                                                                         cst.Attribute):
+        receiver = ctx.module.code_for_node(site.func.value).strip()
+        if not receiver.startswith("("):
+            receiver = f"({receiver})" if isinstance(site.func.value, cst.Tuple) else receiver
+        return FixPlan((ReplaceExpr(site, f"jax.block_until_ready({receiver})"),))
+    if plan is None:
+        return None
+    if kind == "no_argument":
+        inserts = [e for e in plan.edits if isinstance(e, InsertSync)]
+        if (len(plan.edits) == 1 and len(inserts) == 1 and not inserts[0].at_end
+                and _just_before(ctx.module, site, inserts[0].before)):
+            # (the names are those JAX101's sync would read right after this statement)
+            assert isinstance(site, cst.BaseExpression)
+            return FixPlan((ReplaceExpr(site, sync_call_text(inserts[0].exprs),
+                                        reads_at=inserts[0].before),))
+    return plan
+
+
+def _just_before(module: cst.Module, call: cst.CSTNode, stmt: cst.CSTNode) -> bool:
+    """Whether ``call`` is the whole of the statement line that comes right before ``stmt``
+    (a statement, or the first small statement of its line) in the same block."""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal found
+            body = getattr(node, "body", None)
+            if not isinstance(body, (list, tuple)):
+                return not found
+            # (``stmt`` is a statement, or the first small statement of a line)
+            at = [k for k, s in enumerate(body) if s is stmt or (
+                isinstance(s, cst.SimpleStatementLine) and s.body and s.body[0] is stmt)]
+            if at:
+                k = at[0]
+                prev = body[k - 1] if k > 0 else None
+                found = isinstance(prev, cst.SimpleStatementLine) and len(prev.body) == 1 and (
+                    isinstance(prev.body[0], cst.Expr) and prev.body[0].value is call)
+                return False
+            return not found
+
+    module.visit(_Find())
+    return found

@@ -1,0 +1,73 @@
+"""JAX107: a sync that cannot wait is the one finding of its region (not also JAX101), says
+what the call does, and names the region; with JAX107 off, the region's JAX101 is back."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from helpers import run
+
+from jaxlint import lint_source
+
+HEAD = """import time
+import jax
+import jax.numpy as jnp
+
+f = jax.jit(lambda a: a @ a)
+x = jnp.ones((8, 8))
+f(x).block_until_ready()
+"""
+UNCALLED = HEAD + """t0 = time.perf_counter()
+y = f(x)
+y.block_until_ready
+print(time.perf_counter() - t0)
+"""
+
+
+def test_one_finding_for_the_region_at_the_sync() -> None:
+    found = lint_source(UNCALLED, "bench.py")
+    assert [(f.code, f.line, f.col) for f in found] == [("JAX107", 10, 0)]
+    assert found[0].region == (8, 11)
+    assert found[0].message == ("sync cannot wait: `y.block_until_ready` without the call does "
+                                "nothing; call it: `y.block_until_ready()`")
+    assert "looks the method up and drops it" in (found[0].explanation or "")
+    assert "`y` is" not in found[0].message
+
+
+def test_with_jax107_off_the_region_is_jax101() -> None:
+    found = lint_source(UNCALLED, "bench.py", ignore=["JAX107"])
+    assert [(f.code, f.line) for f in found] == [("JAX101", 11)]
+
+
+def test_a_sync_that_raises_is_reported_in_a_synced_region_too() -> None:
+    body = HEAD + """t0 = time.perf_counter()
+a = f(x)
+b = f(a)
+b.block_until_ready()
+(a, b).block_until_ready()
+print(time.perf_counter() - t0)
+"""
+    found = lint_source(body, "bench.py")
+    assert [(f.code, f.line) for f in found] == [("JAX107", 12)]
+    assert "raises AttributeError" in found[0].message
+    # a sync that only waits for nothing, in a synced region, is no finding
+    quiet = body.replace("(a, b).block_until_ready()", "jax.effects_barrier()")
+    assert lint_source(quiet, "bench.py") == []
+
+
+def test_outside_a_timed_region_nothing_is_said() -> None:
+    assert lint_source(HEAD + "y = f(x)\njax.block_until_ready()\n", "bench.py") == []
+
+
+def test_json_and_fix(tmp_path) -> None:
+    (tmp_path / "bench.py").write_text(UNCALLED)
+    out = run(sys.executable, "-m", "jaxlint", "--no-cache", "--format", "json", "bench.py",
+              cwd=tmp_path)
+    [record] = json.loads(out.stdout)
+    assert (record["code"], record["line"], record["fix"]) == ("JAX107", 10, "safe")
+    assert record["region"] == {"start": {"line": 8}, "stop": {"line": 11}}
+    fixed = run(sys.executable, "-m", "jaxlint", "--no-cache", "--fix", "bench.py", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert (tmp_path / "bench.py").read_text() == UNCALLED.replace(
+        "y.block_until_ready\n", "y.block_until_ready()\n")
