@@ -193,7 +193,12 @@ def with_start(lab: dict) -> bool:
 
 
 def pos(entry: dict) -> tuple[int | None, int]:
-    """(cell, line) of a label or finding; cell is None outside notebooks."""
+    """(cell, line) of a label or finding; cell is None outside notebooks. A JAX107 finding
+    (reported at the sync that cannot wait) is at the stop read of the region it is about,
+    where JAX101 would be."""
+    if entry.get("code") == "JAX107" and entry.get("region"):
+        stop = entry["region"]["stop"]
+        return stop.get("cell", entry.get("cell")), stop["line"]
     return entry.get("cell"), entry["line"]
 
 
@@ -408,7 +413,8 @@ def report(all_labels, rows, unlabelled, errors, timings, stats, version, comman
     w("Mistakes found = a finding at the labelled stop line, or a JAX105 at its compiling "
       "call inside the region. Correct timings flagged = a finding at the stop line that says "
       "work is unfinished (any code but JAX104, which says the region is synced through a "
-      "host copy; the labels count a host read as a sync), or a JAX105 inside the region.\n")
+      "host copy; the labels count a host read as a sync), or a JAX105 inside the region. "
+      "A JAX107 (a sync that cannot wait) counts at the stop read of its region.\n")
     if start:
         w(f"The start columns: {start['jaxlint']}, scored on the same labels "
           f"({start['date']}).\n")

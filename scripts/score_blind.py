@@ -38,6 +38,14 @@ import split  # noqa: E402
 Key = tuple[str, "int | None", int]  # (file, cell or None, line)
 
 
+
+def scored_line(f: dict) -> int:
+    """Where a finding counts: its line, or for JAX107 (reported at the sync that cannot
+    wait) the stop read of the region it is about."""
+    if f.get("code") == "JAX107" and f.get("region"):
+        return int(f["region"]["stop"]["line"])
+    return int(f["line"])
+
 def group(path: str) -> str:
     parts = Path(path).parts
     return parts[1] if parts[0] in ("scripts", "notebooks") and len(parts) > 1 else parts[0]
@@ -53,7 +61,7 @@ def findings(folder: Path) -> dict[Key, list[str]]:
         if "code" not in f:
             continue  # an error record
         path = Path(f["path"]).as_posix().removeprefix("./")
-        out[(path, f.get("cell"), f["line"])].append(f["code"])
+        out[(path, f.get("cell"), scored_line(f))].append(f["code"])
     return out
 
 
