@@ -6,8 +6,9 @@
 #   scripts/verify_report.sh docs/verify-h200.md --size 4096    # a GPU, with JAX for CUDA
 #                                                               # installed for $PYTHON
 #
-# Runs: 7 fixtures with findings x 2 versions x 3 repeats, and 3 scripts without findings
-# once each: 45 fresh Python processes, then 4 for --detect. Each pays JAX's start-up (about
+# Runs: 11 fixtures with findings x 2 versions x 3 repeats (the two that raise as written
+# run once as written), and 3 scripts without findings once each: 65 fresh Python processes,
+# then 4 for --detect. Each pays JAX's start-up (about
 # 3 s on the CPU, more where a GPU is initialised), so on a GPU machine the whole script fits
 # in one 10-minute command. Extra arguments (--backend, --size) go to both commands.
 # --size 4096 makes each fixture's work big enough to time on an H200 (under 1 ms a region
@@ -26,6 +27,10 @@ py="${PYTHON:-python}"
     fixtures/JAX104/np_asarray.py \
     fixtures/JAX104/asarray_of_call.py \
     fixtures/JAX105/jit_assign_module.py \
+    fixtures/JAX107/uncalled_method.py \
+    fixtures/JAX107/effects_barrier.py \
+    fixtures/JAX107/container_method.py \
+    fixtures/JAX107/no_argument_sync.py \
     fixtures/JAX101/seed_ok.py \
     fixtures/runtime/dispatch_by_name.py \
     fixtures/runtime/plugin_kernel.py

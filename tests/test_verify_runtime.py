@@ -452,3 +452,19 @@ def test_no_check_leaves_the_script_alone(tmp_path: Path) -> None:
     (row,) = json.loads(out.getvalue())
     assert row["runtime"] == "not checked" and row["check_s"] is None
     assert len(row["as_written_runs_s"]) == 1 and len(row["fixed_runs_s"]) == 1
+
+
+@pytest.mark.slow
+@requires_jax
+def test_a_sync_that_raises_as_written_is_measured_fixed() -> None:
+    """JAX107's no-argument and container forms stop the script as written; verify still
+    runs the fixed version and says the fix is what makes it run."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        main([str(FIXTURES / "JAX107" / "container_method.py"), "--repeat", "2", "--json",
+              "--backend", "cpu"])
+    (row,) = json.loads(out.getvalue())
+    assert row["code"] == "JAX107" and row["fix_applied"] == "safe"
+    assert row["as_written_runs_s"] == [] and len(row["fixed_runs_s"]) == 2
+    assert row["verdict"] == ("fix makes the script run (as written: AttributeError: 'tuple' "
+                              "object has no attribute 'block_until_ready' (line 19))")

@@ -136,6 +136,9 @@ def _pending(outcomes: Sequence[RunOutcome], region: tuple[int, int] | None
     return stats.pending((o.checks for o in outcomes if o.ok), region[0], region[1])
 
 
+RUNS_WHEN_FIXED = "fix makes the script run"
+
+
 def _failure_verdict(version: str, outcome: RunOutcome) -> str:
     return f"failed ({version}): {outcome.error}"
 
@@ -283,13 +286,21 @@ class _FileVerifier:
         failure: str | None = None
         # Interleave the versions (A F A F ...) so drift in machine load or clocks over the
         # minutes a file takes hits both versions alike instead of biasing one.
+        # A sync that raises (JAX107: ``jax.block_until_ready()``, ``(a, b).block_until_ready()``)
+        # stops the script as written; its fix is what makes it run, so the fixed version is
+        # still measured.
+        raises: RunOutcome | None = None
         for number in range(1, self.repeat + 1):
-            self.progress.run_started(AS_WRITTEN, number, self.repeat)
-            outcome = self._run(path, regions)
-            as_written.append(outcome)
-            if not outcome.ok:
-                failure = _failure_verdict(AS_WRITTEN, outcome)
-                break
+            if raises is None:
+                self.progress.run_started(AS_WRITTEN, number, self.repeat)
+                outcome = self._run(path, regions)
+                as_written.append(outcome)
+                if not outcome.ok:
+                    if fixed_path is None or not findings or any(
+                            f.code != "JAX107" for f in findings):
+                        failure = _failure_verdict(AS_WRITTEN, outcome)
+                        break
+                    raises = outcome
             if fixed_path is None:
                 continue
             self.progress.run_started(FIXED, number, self.repeat)
@@ -302,7 +313,8 @@ class _FileVerifier:
         device = _device(as_written + fixed)
         costs = [c for o in as_written if o.ok for c in o.costs]
         check_s = statistics.median(costs) if costs else None
-        failed_outcome = next((o for o in as_written + fixed if not o.ok), None)
+        failed_outcome = next((o for o in as_written + fixed if not o.ok and o is not raises),
+                              None)
         results = []
         for finding, region, fixed_region in zip(findings, regions, fixed_regions, strict=True):
             result = RegionResult(
@@ -325,6 +337,10 @@ class _FileVerifier:
             if failure is not None:
                 result.verdict, result.failed = failure, True
                 result.error = failed_outcome.error if failed_outcome else None
+            elif raises is not None:
+                result.verdict = f"{RUNS_WHEN_FIXED} (as written: {raises.error})"
+                if not result.fixed_runs:
+                    result.verdict = NOT_MEASURED
             else:
                 result.verdict = _verdict(
                     finding, result, fixed_path is not None, self.unsafe_fixes
