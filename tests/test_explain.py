@@ -27,7 +27,7 @@ def test_every_fixture_finding_is_explained() -> None:
             assert f.explanation, (path.name, f.line, f.code)
             # the evidence names the place of the work it is about
             assert "line " in f.explanation, (path.name, f.explanation)
-    assert seen == {"JAX101", "JAX102", "JAX103", "JAX104", "JAX105", "JAX107"}
+    assert seen == {"JAX101", "JAX102", "JAX103", "JAX104", "JAX105", "JAX106", "JAX107"}
 
 
 def test_explain_names_the_work_and_why_it_is_jax_work() -> None:

@@ -104,7 +104,7 @@ def test_show_settings_is_what_the_file_is_checked_with(tmp_path: Path) -> None:
              for line in result.stdout.splitlines()}
     assert shown["file"] == "legacy/old.py"
     assert shown["configuration"] == str(tmp_path / "pyproject.toml")
-    assert shown["rules"] == "JAX101, JAX102, JAX103, JAX107"
+    assert shown["rules"] == "JAX101, JAX102, JAX103, JAX106, JAX107"
     assert shown["select"] == '["JAX10"]'
     assert shown["ignore"] == '["JAX104", "JAX105"]'
     assert shown["timers"] == '["my.clock"]'

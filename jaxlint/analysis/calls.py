@@ -136,6 +136,7 @@ class Frame:
     # the loops of this frame being interpreted, outermost first
     loop_stmts: list[cst.For | cst.While] = field(default_factory=list)
     branches: list[cst.If] = field(default_factory=list)  # the ``if`` statements being run
+    last_read: int = -1  # the tick of this frame's latest clock read (``_note_left_running``)
     recompiles: bool = False  # see Summary.recompiles
     fresh_jit: bool = False  # see Summary.fresh_jit
     # called from the module's own code (a script's ``main()``): its first calls of the

@@ -232,6 +232,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # AttributeError), "generator" / "record" (one leaf that is no array: nothing waited
         # for), "effects_barrier" (waits for effects only)
         self.no_op_syncs: dict[Site, str] = {}
+        # a clock read -> the work of the user's functions still running when it was made,
+        # dispatched since the frame's previous read (a warm-up left unsynced): JAX106
+        self.left_running: dict[Site, frozenset[Site]] = {}
+        self.read_ticks: dict[Site, list[int]] = {}  # a clock read -> the ticks it was made at
         self._diffed: dict[str, bool] = {}
         self._stmt_line: cst.CSTNode = module
         self._loc: StmtLoc = StmtLoc(module, False)
@@ -326,6 +330,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.stamp_reads.clear()
         self.cleared_compiles.clear()
         self.no_op_syncs.clear()
+        self.left_running.clear()
+        self.read_ticks.clear()
         self.warm_timed.clear()
         self.shared_sites.clear()
         self.read_lines.clear()

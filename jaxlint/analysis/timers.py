@@ -148,6 +148,21 @@ def _counter_name(loop: cst.For | cst.While) -> str | None:
     return None
 
 
+def _inside_expr(node: cst.CSTNode, loop: cst.For | cst.While) -> bool:
+    """Whether ``node`` (any node) is somewhere in ``loop``'s body."""
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            nonlocal found
+            if n is node:
+                found = True
+            return not found
+
+    loop.body.visit(_Find())
+    return found
+
+
 def _inside(node: cst.CSTNode, loop: cst.For | cst.While) -> bool:
     """Whether ``node`` is a statement somewhere in ``loop``'s body."""
     found = False
@@ -309,6 +324,8 @@ class Region:
     uses: tuple[cst.FunctionDef, ...] = ()
     # syncs in the region that cannot wait (``FlowAnalysis.no_op_syncs`` says why): JAX107
     ineffective: frozenset[Site] = frozenset()
+    # work of the user's functions still running when a start read was made (JAX106)
+    left_running: frozenset[Site] = frozenset()
 
 
 class Timers:
@@ -328,9 +345,68 @@ class Timers:
         self.read_loop.setdefault(node, loops[-1] if loops else None)
         if self._stmt_line is not None:
             self.read_lines.setdefault(node, self._stmt_line)
+        self._note_left_running(node, st)
         st.reads[node] = self._tick()
+        self.frame.last_read = self._now
+        self.read_ticks.setdefault(node, []).append(self._now)
         self._read_log.append(node)
         return TimerRead(frozenset({node}))
+
+    def left_into(self: FlowAnalysis, region: Region) -> frozenset[Site]:
+        """The work left running into ``region`` (``Region.left_running``) that its time
+        is charged with in a way the figure does not mean: a call of a function the region
+        also runs (a warm-up left unsynced: the figure holds two runs), when the start read
+        is in no loop; or work of the loop the start read is in, dispatched in an earlier
+        round after its stop (every round's figure holds it). (Other work made before the
+        clock starts, an input or a model's parameters, is part of getting ready, not of
+        what is timed: not reported.)"""
+        if not region.left_running:
+            return frozenset()
+        loops = {self.read_loop.get(s) for s in region.starts} - {None}
+        ran = {self.why.get(site) for site in self._region_sites(region)} - {None}
+        out = set()
+        for site in region.left_running:
+            if any(_inside_expr(site, loop) for loop in loops if loop is not None):
+                out.add(site)  # an earlier round's, in every round
+            elif not loops and self.why.get(site) in ran:
+                # (a warm-up before a loop whose rounds are each timed leaks into the first
+                # round only, which a minimum, a median or a dropped first round leaves out:
+                # not reported)
+                out.add(site)
+        return frozenset(out)
+
+    def _region_sites(self: FlowAnalysis, region: Region) -> set[Site]:
+        """The work dispatched between a start read of ``region`` and the stop read after
+        it, in every run of them the analysis made."""
+        stops = sorted(self.read_ticks.get(region.stop, ()))
+        out: set[Site] = set()
+        for start in region.starts:
+            for tick in self.read_ticks.get(start, ()):
+                k = bisect_right(stops, tick)
+                if k == len(stops):
+                    continue
+                lo = bisect_right(self._journal, tick, key=by_tick)
+                hi = bisect_right(self._journal, stops[k], key=by_tick)
+                out.update(site for _, site in self._journal[lo:hi])
+        return out
+
+    def _note_left_running(self: FlowAnalysis, node: Site, st: State) -> None:
+        """The work of the user's own functions (jitted ones, helpers) that this frame
+        dispatched since its last clock read and that is still running at this read: if
+        the read starts a region, that work runs into it and the region's sync waits for it
+        too (JAX106). The cost is the smaller of that work and what is pending."""
+        i = bisect_right(self._journal, self.frame.last_read, key=by_tick)
+        if not st.pending or i == len(self._journal):
+            return
+        if len(st.pending) <= len(self._journal) - i:
+            floor = self.frame.last_read
+            found: Iterable[Site] = [s for s, t in st.pending.items() if t > floor]
+        else:
+            found = [site for _, site in self._journal[i:] if site in st.pending]
+        left = frozenset(s for s in found if self.why.get(s, ("op", None))[0] in (
+            "jitted", "helper"))
+        if left:
+            self.left_running[node] = self.left_running.get(node, frozenset()) | left
 
     def _stamp(self: FlowAnalysis, key: str | None, held: object, read: TimerRead,
                st: State) -> None:
@@ -636,6 +712,8 @@ class Timers:
             out.append(Region(stop, frozenset(starts), self.where[stop],
                               inside(snap.pending, starts), host_synced, compiled,
                               snap.events_in(starts, IDLE), snap, syncs, named, only, uses,
-                              snap.events_in(starts, INEFFECTIVE)))
+                              snap.events_in(starts, INEFFECTIVE),
+                              frozenset().union(*(self.left_running.get(s, frozenset())
+                                                  for s in starts))))
         self._regions = out
         return out

@@ -10,12 +10,13 @@ from jaxlint.rules.jax102_unsynced_harness import UnsyncedHarness
 from jaxlint.rules.jax103_wrong_value_synced import WrongValueSynced
 from jaxlint.rules.jax104_host_transfer_sync import HostTransferSync
 from jaxlint.rules.jax105_compile_in_region import CompileInRegion
+from jaxlint.rules.jax106_work_pending_at_start import WorkPendingAtStart
 from jaxlint.rules.jax107_ineffective_sync import IneffectiveSync
 
 RULES: dict[str, type[Rule]] = {
     cls.CODE: cls
     for cls in (UnsyncedTimer, UnsyncedHarness, WrongValueSynced, HostTransferSync,
-                CompileInRegion, IneffectiveSync)
+                CompileInRegion, WorkPendingAtStart, IneffectiveSync)
 }
 
 
