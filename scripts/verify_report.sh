@@ -6,8 +6,8 @@
 #   scripts/verify_report.sh docs/verify-h200.md --size 4096    # a GPU, with JAX for CUDA
 #                                                               # installed for $PYTHON
 #
-# Runs: 11 fixtures with findings x 2 versions x 3 repeats (the two that raise as written
-# run once as written), and 3 scripts without findings once each: 65 fresh Python processes,
+# Runs: 12 fixtures with findings x 2 versions x 3 repeats (the two that raise as written
+# run once as written), and 3 scripts without findings once each: 71 fresh Python processes,
 # then 4 for --detect. Each pays JAX's start-up (about
 # 3 s on the CPU, more where a GPU is initialised), so on a GPU machine the whole script fits
 # in one 10-minute command. Extra arguments (--backend, --size) go to both commands.
@@ -27,6 +27,7 @@ py="${PYTHON:-python}"
     fixtures/JAX104/np_asarray.py \
     fixtures/JAX104/asarray_of_call.py \
     fixtures/JAX105/jit_assign_module.py \
+    fixtures/JAX106/unsynced_warmup.py \
     fixtures/JAX107/uncalled_method.py \
     fixtures/JAX107/effects_barrier.py \
     fixtures/JAX107/container_method.py \

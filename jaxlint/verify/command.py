@@ -32,10 +32,11 @@ manage.py, ...) never run. At the end, stderr lists every script that was run.
 EPILOG = """\
 verdicts: "fix changes measured time" when every fixed run measured more than every
 as-written run (or every one less), the medians are at least 1.2x apart, in the direction
-the rule's fix should move the time (JAX101-103, JAX107: longer; JAX104-105: shorter; otherwise "the
-other way than expected"), and the larger median is at least 1 ms (else "too small to tell
-on this device", with the numbers); "too small to tell" otherwise; "too few repeats to tell"
-with --repeat 1. ratio = fixed / as written ("change" in the table: "19x longer").
+the rule's fix should move the time (JAX101-103, JAX107: longer; JAX104-106: shorter;
+otherwise "the other way than expected"), and the larger median is at least 1 ms (else
+"too small to tell on this device", with the numbers); "too small to tell" otherwise; "too
+few repeats to tell" with --repeat 1. ratio = fixed / as written ("change" in the table:
+"19x longer").
 
 at the stop: at each region's stop verify lists the JAX arrays made since the start that
 are still being computed (jax.live_arrays(), is_ready()), after the stop's clock value; a

@@ -121,7 +121,7 @@ def table(results: Sequence[RegionResult], repeat: int, backend: str | None = No
         f"medians of {repeat} run(s) per version, min-max across runs. "
         f'"{stats.CHANGED}" needs every fixed run above (or below) every as-written run, '
         f"medians at least {stats.MIN_RATIO}x apart in the rule's direction (JAX101-103 and "
-        f"JAX107 longer, JAX104-105 shorter) and at least {stats.MIN_WORK_S * 1e3:g} ms. "
+        f"JAX107 longer, JAX104-106 shorter) and at least {stats.MIN_WORK_S * 1e3:g} ms. "
         '"at the stop": JAX work still running when the clock was read, as written.'
     )
     return "\n".join(out)
@@ -237,10 +237,11 @@ def markdown(
         "that direction (so the small cost of one extra synchronisation on an "
         "already-synchronised region does not count); and the direction is the rule's: "
         "JAX101, JAX102, JAX103 and JAX107 fixes make the timer wait for the work (longer), "
-        "JAX104 and JAX105 fixes take a host copy or the first call's compilation out of the "
-        f'region (shorter); the other direction is "{stats.WRONG_WAY}". A script that raises '
-        "as written at a sync that cannot wait (JAX107) and runs when fixed is \"fix makes "
-        "the script run\", with the fixed times. A region whose larger "
+        "JAX104, JAX105 and JAX106 fixes take a host copy, the first call's compilation or "
+        "earlier work out of the region (shorter); the other direction is "
+        f'"{stats.WRONG_WAY}". A script that raises as written at a sync that cannot wait '
+        '(JAX107) and runs when fixed is "fix makes the script run", with the fixed times. '
+        "A region whose larger "
         f"median is under {stats.MIN_WORK_S * 1e3:g} ms is \"too small to tell on this "
         "device\", with its numbers, whatever the ranges say (clock and process noise are "
         "that size). Otherwise "

@@ -122,10 +122,10 @@ def judge(as_written: Sequence[float], fixed: Sequence[float]) -> str:
 
 # Which way each rule's fix moves the measured time: JAX101-103 and JAX107 fixes make the
 # timer wait for work it did not wait for (longer); JAX104 takes a host copy out of the
-# region and JAX105 the first call's compilation (shorter).
+# region, JAX105 the first call's compilation and JAX106 the earlier work (shorter).
 LONGER, SHORTER = "longer", "shorter"
 EXPECTED = {"JAX101": LONGER, "JAX102": LONGER, "JAX103": LONGER,
-            "JAX104": SHORTER, "JAX105": SHORTER, "JAX107": LONGER}
+            "JAX104": SHORTER, "JAX105": SHORTER, "JAX106": SHORTER, "JAX107": LONGER}
 WRONG_WAY = "fix changes measured time, the other way than expected"
 
 # Below this the region's time is too close to the clock's and the process's noise on a fast
