@@ -321,8 +321,9 @@ class Session:
 
     def _slice(self, older: list[_Statement], live_after: set[str]) -> set[int]:
         """The older statements kept, by id. Backwards from the kept cells, a statement is
-        kept if it binds (an import too) or mutates a name live after it, or calls such a name
-        that a cell defines (a warm-up: only the latest of identical ones counts); kept, it
+        kept if it binds (an import too) or mutates a name live after it, calls such a name
+        that a cell defines (a warm-up: only the latest of identical ones counts), or waits
+        for JAX work (``block_until_ready``); kept, it
         makes what it reads live. A kept def's body runs when it is called, so what it
         reads is live from the new cell back. Repeated until nothing more is kept."""
         defined = set().union(*(s.binds for s in older)) - self.reader.modules
@@ -333,7 +334,10 @@ class Session:
             live = set(live_after)
             warmups: set[str] = set()
             for s in reversed(older):
-                warmup = bool(s.calls & live & defined)
+                warmup = bool(s.calls & live & defined) or "block_until_ready" in s.text
+                # (a sync is kept as a warm-up is, the latest of identical ones: what an
+                # older cell left running, or waited for, is what a region of the new cell
+                # starts with, JAX106)
                 if id(s) in keep or s.always or s.binds & live or (
                         warmup and s.text not in warmups):
                     keep.add(id(s))

@@ -28,18 +28,18 @@ class WorkPendingAtStart(Rule):
 
     ## Example
     ```python
-    step(x)  # warm up
+    f(x)  # warm up
     start = time.perf_counter()
-    y = step(x)
+    y = f(x)
     y.block_until_ready()
     elapsed = time.perf_counter() - start
     ```
 
     ## Use instead
     ```python
-    jax.block_until_ready(step(x))  # warm up
+    jax.block_until_ready(f(x))  # warm up
     start = time.perf_counter()
-    y = step(x)
+    y = f(x)
     y.block_until_ready()
     elapsed = time.perf_counter() - start
     ```
