@@ -219,19 +219,22 @@ def main(argv: list[str] | None = None) -> int:
         cases.round(repo_keys, rnd, quiet=True)
 
     scripts = training_scripts(entries[th])
-    picks = {}
+    picks: dict = {}
+    parsed: dict = {}
     passed = []
     try:
         from jaxlint.settings import might_matter  # the CLI's byte-level prefilter
 
-        passed = [t for t in scripts if might_matter(t[1].read_bytes())]
+        # project=True: as the command line asks it with the project index on (its default);
+        # the project's configured timers (extras) are not read here.
+        passed = [t for t in scripts if might_matter(t[1].read_bytes(), project=True)]
     except ImportError:  # pragma: no cover - an older jaxlint: no column to fill
         pass
     if scripts and args.file_rounds:
         picks["median"] = scripts[len(scripts) // 2]
         picks["90th percentile"] = scripts[min(len(scripts) - 1, (len(scripts) * 9) // 10)]
         if passed:
-            picks["median of those analysed"] = passed[len(passed) // 2]
+            picks["median of those the prefilter passes"] = passed[len(passed) // 2]
         for what, (_, path, e) in picks.items():
             folder = corpus_mod.project_dir(e)
             rel = str(path.relative_to(folder))
@@ -240,6 +243,12 @@ def main(argv: list[str] | None = None) -> int:
         file_keys = [k for k in cases.cmds if k.startswith("file/")]
         for rnd in range(args.file_rounds):
             cases.round(file_keys, rnd)
+        # Whether the run parsed the file (libcst imported), whatever the prefilter said.
+        it_args = argparse.Namespace(python=args.python, file_timeout=args.timeout)
+        for what, (_, path, e) in picks.items():
+            folder = corpus_mod.project_dir(e)
+            parsed[what] = run_mod.importtime(it_args, folder, str(path.relative_to(folder)),
+                                              ["--no-cache"]).get("libcst")
 
     load_end = os.getloadavg()
     all_loads = [s.load1 for v in cases.samples.values() for s in v]
@@ -312,23 +321,41 @@ def main(argv: list[str] | None = None) -> int:
         add("### Per-file latency: the median training script\n")
         add(f"{len(scripts)} training or benchmark scripts in the timing-heavy set (files named "
             "`train*.py`, `*_train*.py`, `bench*.py`, `*_bench*.py`), ordered by size; "
-            f"{len(passed)} of them pass jaxlint's byte-level prefilter (`might_matter`: they "
-            "name jax and a clock), so only those are parsed and analysed. The median one, the "
-            "90th percentile and the median of those analysed, each alone in a fresh process "
-            f"from its repository's root (`jaxlint --no-cache -q FILE`), {args.file_rounds} "
-            "rounds, median; `ruff check --isolated --no-cache FILE` beside it.\n")
-        add("| script | file | lines | analysed | jaxlint wall | jaxlint CPU | ruff wall | "
-            "jaxlint / ruff (wall) |")
-        add("| --- | --- | --- | --- | --- | --- | --- | --- |")
+            f"{len(passed)} of them pass jaxlint's prefilter as the command line calls it "
+            "(`might_matter(..., project=True)`, without the repository's own configured "
+            "timers). The median one, the 90th percentile and the median of those the prefilter "
+            "passes, each alone in a fresh process from its repository's root (`jaxlint "
+            f"--no-cache -q FILE`), {args.file_rounds} rounds, median; `ruff check --isolated "
+            "--no-cache FILE` beside it. *Parsed*: whether that run imported libcst "
+            "(`python -X importtime`), i.e. analysed the file rather than stopping at the "
+            "prefilter.\n")
+        add("| script | file | lines | prefilter passes | parsed | jaxlint wall | jaxlint CPU | "
+            "ruff wall | jaxlint / ruff (wall) |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for what, (_, path, e) in picks.items():
             jw = cases.med(f"file/{what}/jaxlint", "wall")
             jc = cases.med(f"file/{what}/jaxlint")
             rw = cases.med(f"file/{what}/ruff", "wall")
             lines = path.read_bytes().count(b"\n")
             rel = path.relative_to(corpus_mod.project_dir(e))
-            analysed = "yes" if any(t[1] == path for t in passed) else "no (prefilter)"
-            add(f"| {what} | `{e['name']}/{rel}` | {lines:,} | {analysed} | {run_mod.fmt_s(jw)} | "
+            passes = "yes" if any(t[1] == path for t in passed) else "no"
+            lib = {True: "yes", False: "no"}.get(parsed.get(what), "unknown")
+            add(f"| {what} | `{e['name']}/{rel}` | {lines:,} | {passes} | {lib} | "
+                f"{run_mod.fmt_s(jw)} | "
                 f"{run_mod.fmt_s(jc)} | {run_mod.fmt_s(rw)} | {jw / rw:.1f}x |")
+        add("")
+    odd = {}
+    for key, samples in cases.samples.items():
+        for smp in samples:
+            if smp.rc not in (0, 1) or smp.timed_out:
+                tail = smp.stderr_tail.strip().splitlines()[-1:] or [""]
+                what = "killed at the time limit" if smp.timed_out else f"exit {smp.rc}"
+                odd.setdefault((key, what, tail[0][:200]), 0)
+                odd[(key, what, tail[0][:200])] += 1
+    if odd:
+        add("Runs that did not end with 0 or 1 (their times are in the medians all the same):\n")
+        for (key, what, tail), n in odd.items():
+            add(f"- `{key}`: {what} in {n} run(s): `{tail}`")
         add("")
     add("Reproduce: `python benchmarks/corpus.py --set timing-heavy && python "
         "benchmarks/timing_heavy.py" + (f" {' '.join(argv if argv is not None else sys.argv[1:])}"
