@@ -251,8 +251,9 @@ def main(argv: list[str] | None = None) -> int:
                                               ["--no-cache"]).get("libcst")
 
     load_end = os.getloadavg()
-    all_loads = [s.load1 for v in cases.samples.values() for s in v]
-    load_med = statistics.median(all_loads) if all_loads else float("nan")
+    def load_of(prefix: str) -> str:
+        loads = [s.load1 for k, v in cases.samples.items() if k.startswith(prefix) for s in v]
+        return f"{statistics.median(loads):.1f}" if loads else "—"
 
     # ----------------------------------------------------------------------------------------
     # Report
@@ -266,7 +267,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} cores. Load average (1, 5, 15 min) at the start "
         f"{load_start[0]:.2f} {load_start[1]:.2f} {load_start[2]:.2f}, at the end "
         f"{load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f}; median 1-minute load at "
-        f"the start of each run {load_med:.1f}. {args.rounds} rounds of the whole-set runs, "
+        f"the start of each run: {load_of(th)}" + ("" if args.no_library else
+                                                   f" and {load_of(corpus_mod.LIBRARY)}")
+        + f" (whole-set runs), {load_of('repo/')} (per repository), {load_of('file/')} "
+        f"(per file). {args.rounds} rounds of the whole-set runs, "
         f"{args.repo_rounds} of the per-repository runs, {args.file_rounds} of the per-file "
         "runs, interleaved; medians. CPU = user+sys of the whole process tree. "
         f"`jaxlint -q --exit-zero --no-cache -j{args.jobs_n} .` against `ruff check --isolated "
@@ -274,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.repos:
         add(f"> **Subset run** (`--repos {args.repos}`): the timing-heavy totals are of these "
             "repositories alone.\n")
+    add("On a shared machine read the CPU ratio: wall times move with the other jobs' load "
+        "(the jaxlint wall column gives the rounds' range).\n")
     add("| set | repositories | .py files | lines | notebooks (code lines) | jaxlint wall | "
         "jaxlint CPU | ruff wall | ruff CPU | wall ratio | CPU ratio | target | result |")
     add("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -287,9 +293,12 @@ def main(argv: list[str] | None = None) -> int:
         worst = max(jw / rw, jc / rc)
         result = ("**pass**" if worst <= limit else "**miss**") + (
             f" (goal {goal:g}x)" if goal != limit else "")
+        walls = [x.wall for x in cases.samples[f"{which}/jaxlint"]]
+        spread = (f" ({run_mod.fmt_s(min(walls))}–{run_mod.fmt_s(max(walls))})"
+                  if len(walls) > 1 else "")
         add(f"| {which} | {f['repos']} | {f['files']:,} | {f['lines']:,} | "
             f"{f['notebooks']} ({f['nb_lines']:,}) | "
-            f"{run_mod.fmt_s(jw)} | {run_mod.fmt_s(jc)} | {run_mod.fmt_s(rw)} | "
+            f"{run_mod.fmt_s(jw)}{spread} | {run_mod.fmt_s(jc)} | {run_mod.fmt_s(rw)} | "
             f"{run_mod.fmt_s(rc)} | {jw / rw:.2f}x | {jc / rc:.2f}x | ≤ {limit:g}x | "
             f"{result} |")
     add("")
