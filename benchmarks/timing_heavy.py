@@ -267,9 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.cpu_count()} cores. Load average (1, 5, 15 min) at the start "
         f"{load_start[0]:.2f} {load_start[1]:.2f} {load_start[2]:.2f}, at the end "
         f"{load_end[0]:.2f} {load_end[1]:.2f} {load_end[2]:.2f}; median 1-minute load at "
-        f"the start of each run: {load_of(th)}" + ("" if args.no_library else
-                                                   f" and {load_of(corpus_mod.LIBRARY)}")
-        + f" (whole-set runs), {load_of('repo/')} (per repository), {load_of('file/')} "
+        f"the start of each run: {load_of(th + '/')} (timing-heavy set)"
+        + ("" if args.no_library else f", {load_of(corpus_mod.LIBRARY + '/')} (library set)")
+        + f", {load_of('repo/')} (per repository), {load_of('file/')} "
         f"(per file). {args.rounds} rounds of the whole-set runs, "
         f"{args.repo_rounds} of the per-repository runs, {args.file_rounds} of the per-file "
         "runs, interleaved; medians. CPU = user+sys of the whole process tree. "
