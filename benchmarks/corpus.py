@@ -1,6 +1,17 @@
 #!/usr/bin/env python3
 """Fetch the pinned benchmark corpus: jax, flax, optax, equinox, brax, dm-haiku (released, git).
 
+Two sets of entries (an entry's ``"set"`` field; absent means ``"library"``):
+
+* **library**: the libraries above, released and in git, in ``.cache/corpus/``. Every script of
+  ``benchmarks/`` measures this set unless told otherwise.
+* **timing-heavy**: public research repositories (training loops, RL, LLM serving/training,
+  scientific codes) and tutorial or course repositories with notebooks, the code JAX users
+  write and time, all git entries, in ``.cache/corpus-timing-heavy/`` (a folder of its own, so
+  that the library scripts, which lint ``.cache/corpus/`` whole, see what they always saw).
+  Measured by ``benchmarks/timing_heavy.py``. Each such entry also has a ``"category"`` (rl,
+  llm, research, scientific, tutorial, course), as in the labelled corpus.
+
 ``corpus.json`` holds two kinds of entry. The released sources (kind "sdist", or "wheel") are
 what a user installs; the repositories (kind "git") are what a developer lints: the same
 projects at pinned commits with their tests, examples and notebooks, which the source
@@ -29,7 +40,8 @@ machine without the package index); they are checked all the same.
 backend, and ``:all:`` would make it build setuptools/hatchling/flit from source first.
 
 Usage:  python benchmarks/corpus.py [--from DIR] [--mirror-dir DIR] [--quiet]
-Prints the corpus folder on stdout (the last line).
+                                    [--set library|timing-heavy|all]
+Prints the corpus folder on stdout (the last line; one line per set with --set all).
 """
 
 from __future__ import annotations
@@ -51,22 +63,32 @@ CACHE = HERE / ".cache"
 DL_DIR = CACHE / "dl"
 CORPUS_DIR = CACHE / "corpus"
 MARKER = ".corpus-sha256"
+LIBRARY = "library"
+TIMING_HEAVY = "timing-heavy"
+SET_DIRS = {LIBRARY: CORPUS_DIR, TIMING_HEAVY: CACHE / "corpus-timing-heavy"}
 
 
 class CorpusError(RuntimeError):
     pass
 
 
-def load_spec() -> list[dict]:
-    """The entries of corpus.json; a git entry gets its "version" (the commit's first 12 hex
-    digits) and its "sha256" stands for its pin (the commit) in reports."""
+def set_of(entry: dict) -> str:
+    return entry.get("set", LIBRARY)
+
+
+def load_spec(which: str | None = LIBRARY) -> list[dict]:
+    """The entries of corpus.json of set ``which`` (the library set by default, as before the
+    timing-heavy set existed; None: every set); a git entry gets its "version" (the commit's
+    first 12 hex digits) and its "sha256" stands for its pin (the commit) in reports."""
     with SPEC.open(encoding="utf-8") as f:
         entries = json.load(f)["projects"]
     for e in entries:
+        if set_of(e) not in SET_DIRS:
+            raise CorpusError(f"corpus.json: {e['name']}: unknown set {set_of(e)!r}")
         if e.get("kind") == "git":
             e.setdefault("version", e["commit"][:12])
             e.setdefault("sha256", e["commit"])
-    return entries
+    return [e for e in entries if which is None or set_of(e) == which]
 
 
 def _labelled_corpus_fetcher():
@@ -85,7 +107,7 @@ def export_git(entry: dict, mirror: Path | None, log) -> Path:
     dest = project_dir(entry)
     if not (dest / fetch.MARKER).is_file():
         log(f"exporting {entry['repo']} at {entry['commit'][:12]} ...")
-    CORPUS_DIR.mkdir(parents=True, exist_ok=True)
+    dest.parent.mkdir(parents=True, exist_ok=True)
     try:
         return fetch.extract_git(entry, mirror, root=dest)
     except fetch.FetchError as e:
@@ -101,7 +123,7 @@ def sha256(path: Path) -> str:
 
 
 def project_dir(entry: dict) -> Path:
-    return CORPUS_DIR / f"{entry['name']}-{entry['version']}"
+    return SET_DIRS[set_of(entry)] / f"{entry['name']}-{entry['version']}"
 
 
 def _verified(path: Path, entry: dict) -> bool:
@@ -181,25 +203,28 @@ def extract(archive: Path, entry: dict, log) -> Path:
 
 
 def ensure_corpus(local: Path | None = None, quiet: bool = False,
-                  mirror: Path | None = None) -> Path:
+                  mirror: Path | None = None, which: str = LIBRARY) -> Path:
+    """Fetch the entries of set ``which`` into its folder (returned)."""
     def log(msg: str) -> None:
         if not quiet:
             print(msg, file=sys.stderr)
 
+    folder = SET_DIRS[which]
     wanted = set()
-    for entry in load_spec():
+    for entry in load_spec(which):
         if entry.get("kind") == "git":
             export_git(entry, mirror, log)
         else:
             extract(download(entry, local, log), entry, log)
         wanted.add(project_dir(entry).name)
+    folder.mkdir(parents=True, exist_ok=True)
     # Remove trees of versions no longer pinned, so the corpus is exactly the spec.
-    for child in CORPUS_DIR.iterdir():
+    for child in folder.iterdir():
         # (dot-entries are the tools' own caches, such as .jaxlint_cache: left alone)
         if child.name not in wanted and not child.name.startswith("."):
             log(f"removing stale {child.name}")
             shutil.rmtree(child) if child.is_dir() else child.unlink()
-    return CORPUS_DIR
+    return folder
 
 
 def python_files(root: Path) -> list[Path]:
@@ -222,20 +247,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--from", dest="local", type=Path, help="folder with the archives (offline)")
     ap.add_argument("--mirror-dir", type=Path,
                     help="folder of bare git mirrors (owner+name/repo) for the git entries")
+    ap.add_argument("--set", dest="which", choices=(*SET_DIRS, "all"), default=LIBRARY,
+                    help="which set of corpus.json to fetch (default: library, the set every "
+                    "other script measures; timing-heavy: for benchmarks/timing_heavy.py)")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
+    sets = list(SET_DIRS) if args.which == "all" else [args.which]
     try:
-        root = ensure_corpus(args.local, args.quiet, args.mirror_dir)
+        roots = [ensure_corpus(args.local, args.quiet, args.mirror_dir, which) for which in sets]
     except CorpusError as e:
         print(f"corpus.py: error: {e}", file=sys.stderr)
         return 1
     if not args.quiet:
-        for entry in load_spec():
-            n, lines, _ = count(project_dir(entry))
-            kind = entry.get("kind", "sdist")
-            print(f"{entry['name']} {entry['version']} ({kind}): {n} files, {lines} lines",
-                  file=sys.stderr)
-    print(root)
+        for which in sets:
+            for entry in load_spec(which):
+                n, lines, _ = count(project_dir(entry))
+                kind = entry.get("kind", "sdist")
+                print(f"{entry['name']} {entry['version']} ({kind}, {which}): {n} files, "
+                      f"{lines} lines", file=sys.stderr)
+    for root in roots:
+        print(root)
     return 0
 
 

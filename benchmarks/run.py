@@ -838,9 +838,10 @@ def write_report(path: Path, cases: list[Case], facts: dict, args, extra: dict) 
                 cmd = cmd[:12] + ["..."]
             add(f"{c.key}: {' '.join(shlex.quote(x) for x in cmd)}")
     add("```")
-    # Sections other scripts write (growth.py, jobs.py) sit between their markers; keep them.
+    # Sections other scripts write (growth.py, jobs.py, timing_heavy.py) sit between their
+    # markers; keep them (names may hold a hyphen: timing-heavy).
     old = path.read_text() if path.exists() else ""
-    blocks = re.finditer(r"<!-- (\w+):start -->.*?<!-- \1:end -->\n", old, re.S)
+    blocks = re.finditer(r"<!-- ([\w-]+):start -->.*?<!-- \1:end -->\n", old, re.S)
     path.write_text("\n".join(lines) + "\n" + "".join("\n" + m.group(0) for m in blocks))
 
 
