@@ -354,32 +354,39 @@ class Timers:
 
     def left_into(self: FlowAnalysis, region: Region) -> frozenset[Site]:
         """The work left running into ``region`` (``Region.left_running``) that its time
-        is charged with in a way the figure does not mean: a call of a function the region
-        also runs (a warm-up left unsynced: the figure holds two runs), when the start read
-        is in no loop; or work of the loop the start read is in, dispatched in an earlier
-        round after its stop (every round's figure holds it). (Other work made before the
-        clock starts, an input or a model's parameters, is part of getting ready, not of
-        what is timed: not reported.)"""
+        is charged with in a way the figure does not mean, counting calls of jitted
+        functions only (a helper's few operations before the clock, a schedule or a slice,
+        cost next to nothing): a call of a jitted function the region runs once (a warm-up
+        left unsynced: the figure holds two runs), when the start read is in no loop; or a
+        jitted call of the loop the start read is in, dispatched in an earlier round after
+        its stop (every round's figure holds it). (Work made before the clock starts to get
+        ready, an input or a model's parameters, and a warm-up before a region that runs the
+        function many times, are not reported: they are a small part of the figure.)"""
         if not region.left_running:
             return frozenset()
         loops = {self.read_loop.get(s) for s in region.starts} - {None}
-        ran = {self.why.get(site) for site in self._region_sites(region)} - {None}
+        runs = self._region_sites(region)
+        once = {self.why.get(site) for site, n in runs.items() if n == 1}
+        many = {self.why.get(site) for site, n in runs.items() if n > 1}
         out = set()
         for site in region.left_running:
+            why = self.why.get(site)
+            if why is None or why[0] != "jitted":
+                continue
             if any(_inside_expr(site, loop) for loop in loops if loop is not None):
                 out.add(site)  # an earlier round's, in every round
-            elif not loops and self.why.get(site) in ran:
+            elif not loops and why in once and why not in many:
                 # (a warm-up before a loop whose rounds are each timed leaks into the first
                 # round only, which a minimum, a median or a dropped first round leaves out:
                 # not reported)
                 out.add(site)
         return frozenset(out)
 
-    def _region_sites(self: FlowAnalysis, region: Region) -> set[Site]:
+    def _region_sites(self: FlowAnalysis, region: Region) -> dict[Site, int]:
         """The work dispatched between a start read of ``region`` and the stop read after
-        it, in every run of them the analysis made."""
+        it: each site, with the most times it was dispatched in one run of the region."""
         stops = sorted(self.read_ticks.get(region.stop, ()))
-        out: set[Site] = set()
+        out: dict[Site, int] = {}
         for start in region.starts:
             for tick in self.read_ticks.get(start, ()):
                 k = bisect_right(stops, tick)
@@ -387,7 +394,11 @@ class Timers:
                     continue
                 lo = bisect_right(self._journal, tick, key=by_tick)
                 hi = bisect_right(self._journal, stops[k], key=by_tick)
-                out.update(site for _, site in self._journal[lo:hi])
+                counts: dict[Site, int] = {}
+                for _, site in self._journal[lo:hi]:
+                    counts[site] = counts.get(site, 0) + 1
+                for site, n in counts.items():
+                    out[site] = max(out.get(site, 0), n)
         return out
 
     def _note_left_running(self: FlowAnalysis, node: Site, st: State) -> None:
