@@ -10,16 +10,19 @@ from jaxlint.rules.base import FileContext, Report, Rule, region_heading
 
 class WorkPendingAtStart(Rule):
     """## What it does
-    Finds a timed region whose start read finds work of the user's own functions (a jitted
-    function, a helper that dispatches JAX work) still running: dispatched since the last
-    clock read and not waited for, such as a warm-up call left unsynced. The region waits
-    for its own results before the clock is read, and the device runs work in order, so
-    that wait also waits for the earlier work: its run time is counted in the region.
+    Finds a timed region whose start read finds a call of one of the user's jitted
+    functions still running: dispatched since the last clock read and not waited for, such
+    as a warm-up of the function the region times left unsynced, or a timed loop's own call
+    running into the next round's region. The region waits for its own results before the
+    clock is read, and the device runs work in order, so that wait also waits for the
+    earlier work: its run time is counted in the region.
 
     Not reported when the earlier work was waited for, when the region's own work is left
     unsynced (JAX101 speaks), when the earlier work is another region's unsynced work
-    (JAX101 there), or when the region says it includes a first run ("first call", "cold",
-    "warm-up" in its reads' lines or what they print).
+    (JAX101 there), for set-up before the clock (inputs, parameters), for a warm-up before a
+    loop whose rounds are each timed or before a region that runs the function many times
+    (a small part of the figure), or when the region says it includes a first run ("first
+    call", "cold", "warm-up" in its reads' lines or what they print).
 
     ## Why is this bad?
     `f(x); t0 = time.perf_counter(); y = f(x); y.block_until_ready()` measures two runs of
