@@ -201,15 +201,20 @@ def test_import_jax_goes_after_the_environment_set_up(name: str) -> None:
     assert not lint_source(fixed)
 
 
+PROGRAMS = {**WITHHELD, **OFFERED, **ENVIRONMENT}
+
+
 @pytest.mark.slow
-def test_the_fixed_programs_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_the_fixed_programs_run(tmp_path: Path, name: str) -> None:
     """Under real JAX: every program runs after ``--fix`` as before it (nothing raises
-    NameError or UnboundLocalError), and the set-up it made (64-bit floats) still holds."""
-    for name, source in {**WITHHELD, **OFFERED, **ENVIRONMENT}.items():
-        fixed = str(fix_source(source).source)
-        before, after = _run(tmp_path, f"{name}_before", source), _run(tmp_path, name, fixed)
-        assert before.returncode == 0, (name, before.stderr[-2000:])
-        assert after.returncode == 0, (name, after.stderr[-2000:])
-        assert "elapsed" in after.stdout, name
-        if name in ENVIRONMENT:
-            assert "dtype float64" in after.stdout, (name, fixed)
+    NameError or UnboundLocalError), and the set-up it made (64-bit floats) still holds.
+    (One test per program, so that the test processes share them.)"""
+    source = PROGRAMS[name]
+    fixed = str(fix_source(source).source)
+    before, after = _run(tmp_path, f"{name}_before", source), _run(tmp_path, name, fixed)
+    assert before.returncode == 0, (name, before.stderr[-2000:])
+    assert after.returncode == 0, (name, after.stderr[-2000:])
+    assert "elapsed" in after.stdout, name
+    if name in ENVIRONMENT:
+        assert "dtype float64" in after.stdout, (name, fixed)

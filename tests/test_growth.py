@@ -75,6 +75,7 @@ def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[i
     assert ratio <= limit, f"{shape.__name__}: 4x the input cost {ratio:.1f}x the time"
 
 
+@pytest.mark.slow  # (over 5 s: the fast tier leaves it to the full suite)
 def test_findings_grow_with_the_regions() -> None:
     # the cost test above is only meaningful if every region is still analysed and reported
     found = lint_source(growth.sequential_regions(600), "case.py")

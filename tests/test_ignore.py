@@ -48,6 +48,7 @@ def walked(root: Path, monkeypatch: pytest.MonkeyPatch, *paths: str,
 
 # --- git is the reference -------------------------------------------------------------------
 
+@pytest.mark.slow  # (over 5 s: the fast tier leaves it to the full suite)
 def test_the_walk_and_named_files_agree_with_git(monkeypatch: pytest.MonkeyPatch) -> None:
     """On any ignore lines (negations, slashes, ``**``, brackets, escapes, spaces, lines git
     reads as matching nothing) in two .gitignore files, and any tree with some files

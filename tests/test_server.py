@@ -437,6 +437,7 @@ SLOW = "import time\nimport jax.numpy as jnp\nx = jnp.ones(3)\nt0 = time.perf_co
     "print(time.perf_counter() - t0)\n"
 
 
+@pytest.mark.slow  # (over 5 s: the fast tier leaves it to the full suite)
 def test_superseded_edits_are_not_linted_and_other_documents_wait_for_one_lint_at_most(
         client: Client, tmp_path: Path) -> None:
     # Issue 26, item 10: the server linted every superseded edit in full, on the thread that
