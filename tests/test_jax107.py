@@ -71,3 +71,31 @@ def test_json_and_fix(tmp_path) -> None:
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert (tmp_path / "bench.py").read_text() == UNCALLED.replace(
         "y.block_until_ready\n", "y.block_until_ready()\n")
+
+
+def test_a_sync_inside_the_jitted_function_is_named_for_the_region() -> None:
+    body = """import time
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    y = jnp.tanh(x @ x)
+    jax.block_until_ready(y)
+    return y
+
+
+x = jnp.ones((8, 8))
+step(x).block_until_ready()
+t0 = time.perf_counter()
+out = step(x)
+print(time.perf_counter() - t0)
+"""
+    [found] = lint_source(body, "bench.py")
+    assert (found.code, found.line, found.region) == ("JAX107", 9, (15, 17))
+    assert "inside the jitted `step` waits for nothing when it runs" in found.message
+    assert lint_source(body, "bench.py", ignore=["JAX107"])[0].code == "JAX101"
+    # synced by the caller: nothing to say, the sync inside is merely idle
+    synced = body.replace("out = step(x)\n", "out = step(x).block_until_ready()\n")
+    assert lint_source(synced, "bench.py") == []

@@ -21,8 +21,10 @@ class IneffectiveSync(Rule):
     nothing), `(a, b).block_until_ready()` on a tuple, list, dict or set (raises
     `AttributeError`: only `jax.block_until_ready` takes a pytree), `jax.block_until_ready`
     given a generator expression or an object of a class that is no registered pytree (one
-    leaf that is no array: waits for nothing), and `jax.effects_barrier()` (waits only for
-    computations with effects, such as callbacks, not for results). Where the region's work
+    leaf that is no array: waits for nothing), `jax.effects_barrier()` (waits only for
+    computations with effects, such as callbacks, not for results), and a sync inside a
+    jitted function whose call the region times (it runs while the function is traced, not
+    when it runs). Where the region's work
     is then left running, this is the one finding about it (not also JAX101): it says why the
     sync did not count.
 
@@ -61,7 +63,10 @@ class IneffectiveSync(Rule):
 
     def check(self, ctx: FileContext) -> Iterator[Report]:
         done: set[cst.CSTNode] = set()
+        traced: dict[cst.FunctionDef, cst.Call | None] = {}
         for region in ctx.flow.regions():
+            if not region.ineffective and not region.uses:
+                yield from self._traced(ctx, region, traced, done)
             if not region.ineffective or region.uses:
                 continue
             unsynced = bool(region.unsynced) and not region.idle_syncs and (
@@ -81,6 +86,67 @@ class IneffectiveSync(Rule):
                     evidence.append(explain(ctx, region, plan))
                 yield Report(site, self.MESSAGE.format(detail=_detail(ctx, site, kind, plan)),
                              fix, (*region.starts, region.stop), "\n".join(evidence))
+
+
+    def _traced(self, ctx: FileContext, region: object,
+                traced: dict[cst.FunctionDef, cst.Call | None], done: set[cst.CSTNode]
+                ) -> Iterator[Report]:
+        """A region left unsynced whose work is a call of a jitted function that syncs
+        inside itself: that sync runs while the function is traced, not when it runs, so
+        the caller's region waits for nothing (the one finding of the region)."""
+        from jaxlint.analysis import Region
+
+        assert isinstance(region, Region)
+        if not region.unsynced or region.idle_syncs or region.names_compile_only:
+            return
+        for work in sorted(region.unsynced, key=ctx.source_order):
+            why = ctx.flow.why.get(work)
+            if why is None or why[0] != "jitted" or not isinstance(why[1], cst.FunctionDef):
+                continue
+            fn = why[1]
+            if fn not in traced:
+                traced[fn] = _sync_in(fn)
+            sync = traced[fn]
+            if sync is None or sync in done:
+                continue
+            done.add(sync)
+            plan = sync_before_stop(ctx.flow, region, ctx.line_of)
+            wait = (f"call {sync_call_text(plan.synced_exprs)} before reading the clock"
+                    if plan is not None and plan.synced_exprs else "wait for the result in "
+                    "the caller before reading the clock")
+            detail = (f"`{ctx.code(sync, 40)}` inside the jitted `{fn.name.value}` waits for "
+                      f"nothing when it runs (it runs once, while `{fn.name.value}` is traced); "
+                      f"{wait}")
+            evidence = "\n".join([
+                f"Line {ctx.line(sync)}: `{ctx.code(sync, 60)}` is inside `{fn.name.value}` "
+                f"(line {ctx.line(fn)}), which is jitted: its body runs while it is traced, "
+                "and the compiled function it becomes returns before its work is done.",
+                explain(ctx, region, plan)])
+            yield Report(sync, self.MESSAGE.format(detail=detail), plan,
+                         (*region.starts, region.stop), evidence)
+            return
+
+
+def _sync_in(fn: cst.FunctionDef) -> cst.Call | None:
+    """The first ``block_until_ready`` call in ``fn``'s own body (not a nested function's)."""
+    found: list[cst.Call] = []
+
+    class _Find(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is fn
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Call(self, node: cst.Call) -> bool:
+            name = node.func.attr.value if isinstance(node.func, cst.Attribute) else (
+                node.func.value if isinstance(node.func, cst.Name) else "")
+            if name == "block_until_ready" and not found:
+                found.append(node)
+            return not found
+
+    fn.visit(_Find())
+    return found[0] if found else None
 
 
 def _why(kind: str) -> str:
