@@ -34,17 +34,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "corpus"))
 import split  # noqa: E402
+from score_holdout import scored_line  # noqa: E402  (one rule for where a finding counts)
 
 Key = tuple[str, "int | None", int]  # (file, cell or None, line)
 
 
-
-def scored_line(f: dict) -> int:
-    """Where a finding counts: its line, or for JAX107 (reported at the sync that cannot
-    wait) the stop read of the region it is about."""
-    if f.get("code") == "JAX107" and f.get("region"):
-        return int(f["region"]["stop"]["line"])
-    return int(f["line"])
 
 def group(path: str) -> str:
     parts = Path(path).parts

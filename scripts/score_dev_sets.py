@@ -21,18 +21,12 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from score_holdout import scored_line  # (one rule for where a finding counts)
+
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT / "tests" / "dev_sets"
 
 Key = tuple[str, int | None, int]  # (file, cell or None, line)
-
-
-def scored_line(f: dict) -> int:
-    """Where a finding counts: its line, or for JAX107 (reported at the sync that cannot
-    wait) the stop read of the region it is about."""
-    if f.get("code") == "JAX107" and f.get("region"):
-        return int(f["region"]["stop"]["line"])
-    return int(f["line"])
 
 
 def findings(folder: Path) -> dict[Key, list[str]]:

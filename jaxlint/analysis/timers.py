@@ -148,23 +148,8 @@ def _counter_name(loop: cst.For | cst.While) -> str | None:
     return None
 
 
-def _inside_expr(node: cst.CSTNode, loop: cst.For | cst.While) -> bool:
-    """Whether ``node`` (any node) is somewhere in ``loop``'s body."""
-    found = False
-
-    class _Find(cst.CSTVisitor):
-        def on_visit(self, n: cst.CSTNode) -> bool:
-            nonlocal found
-            if n is node:
-                found = True
-            return not found
-
-    loop.body.visit(_Find())
-    return found
-
-
 def _inside(node: cst.CSTNode, loop: cst.For | cst.While) -> bool:
-    """Whether ``node`` is a statement somewhere in ``loop``'s body."""
+    """Whether ``node`` (a statement, a call) is somewhere in ``loop``'s body."""
     found = False
 
     class _Find(cst.CSTVisitor):
@@ -373,7 +358,7 @@ class Timers:
             why = self.why.get(site)
             if why is None or why[0] != "jitted":
                 continue
-            if any(_inside_expr(site, loop) for loop in loops if loop is not None):
+            if any(_inside(site, loop) for loop in loops if loop is not None):
                 out.add(site)  # an earlier round's, in every round
             elif not loops and why in once and why not in many:
                 # (a warm-up before a loop whose rounds are each timed leaks into the first
