@@ -99,3 +99,54 @@ print(time.perf_counter() - t0)
     # synced by the caller: nothing to say, the sync inside is merely idle
     synced = body.replace("out = step(x)\n", "out = step(x).block_until_ready()\n")
     assert lint_source(synced, "bench.py") == []
+
+
+PMAP = """import time
+from functools import partial
+import jax
+import jax.numpy as jnp
+
+@partial(jax.pmap, axis_name="i")
+def step(w, x):
+    return x @ w
+
+w = jnp.ones((1, 8, 8))
+step(w, w).block_until_ready()
+t0 = time.perf_counter()
+out = step(w, w)
+{sync}
+print(time.perf_counter() - t0)
+"""
+
+
+def test_one_shard_of_a_pmapped_result_is_named_with_the_whole_value_as_fix() -> None:
+    found = lint_source(PMAP.format(sync="jax.block_until_ready(out[0])"), "bench.py")
+    assert [(f.code, f.line) for f in found] == [("JAX107", 14)]
+    assert found[0].message == ("sync cannot wait: `jax.block_until_ready(out[0])` waits for "
+                                "one device's shard only, not the others; call "
+                                "jax.block_until_ready(out)")
+    from jaxlint import fix_source
+
+    fixed = fix_source(PMAP.format(sync="out[0].block_until_ready()"), "bench.py")
+    text = fixed.source.decode() if isinstance(fixed.source, bytes) else fixed.source
+    assert "\njax.block_until_ready(out)\n" in text
+    assert lint_source(text, "bench.py") == []
+
+
+def test_what_waits_for_every_device_is_no_one_shard_finding() -> None:
+    for sync in ("out.block_until_ready()", "jax.block_until_ready(out)",
+                 "for i in range(jax.local_device_count()):\n    out[i].block_until_ready()",
+                 "for s in out.addressable_shards:\n    s.data.block_until_ready()"):
+        assert lint_source(PMAP.format(sync=sync), "bench.py") == [], sync
+
+
+def test_out_0_of_a_pmapped_function_returning_a_tuple_is_its_first_output() -> None:
+    # ``out[0]`` is then the first output, spread over every device: a full sync of it
+    body = PMAP.format(sync="out[0].block_until_ready()").replace(
+        "return x @ w", "return x @ w, x").replace("out = step", "out = step")
+    body = body.replace("step(w, w).block_until_ready()", "jax.block_until_ready(step(w, w))")
+    assert lint_source(body, "bench.py") == []
+    # a jitted (not pmapped) function's result: ``y[0]`` is a row, computed after all of y
+    jitted = PMAP.replace('@partial(jax.pmap, axis_name="i")', "@jax.jit").format(
+        sync="out[0].block_until_ready()")
+    assert lint_source(jitted, "bench.py") == []

@@ -223,7 +223,7 @@ class Calls:
             result = self._dispatch(node, values, st)
             if callee.synced:
                 self._sync(result, st)
-            return result
+            return replace(result, shard="per_device") if callee.pmapped else result
         if isinstance(callee, JitFactory):
             # another module's ``make_step()``: the function it returns is made here, by
             # this call, and compiles on its first call (anew on each round of a loop)
@@ -235,7 +235,7 @@ class Calls:
         if isinstance(callee, Transform):
             return self._make_callable(node, callee.jit,
                                        (callee.static_nums, callee.static_names),
-                                       values[0] if values else None)
+                                       values[0] if values else None, callee.pmap)
         if isinstance(callee, Func):
             return self._call_func(callee, node, args, None, st)
         if isinstance(callee, Klass):
@@ -344,6 +344,10 @@ class Calls:
             if records and len(records) == len(jax_args):
                 self.ineffective_sync(node, "record")  # an object that is no registered pytree
                 return None
+            if jax_args and all(v.shard == "one" for v in jax_args):
+                # ``jax.block_until_ready(out[0])`` of a pmapped result: one device's part
+                self.ineffective_sync(node, "one_shard")
+                return union_jax(jax_args)
             self._sync(union_jax(jax_args), st, site=node)
             if not jax_args and len(values) == 1:
                 # ``jax.block_until_ready(jax.vmap(f))`` gives back what it was given: a
@@ -367,13 +371,15 @@ class Calls:
             return self._run_elsewhere(values[names.RUNNERS[q]:], node, st)
         if kind is CallKind.TRANSFORM:
             return self._make_callable(node, q in names.JIT_TRANSFORMS, static_spec(node.args),
-                                       values[0] if values else None)
+                                       values[0] if values else None,
+                                       q in names.PMAP_TRANSFORMS)
         if kind is CallKind.PARTIAL:
             first = values[0] if values else None
             if isinstance(first, Ref) and self._classify(first.name) is CallKind.TRANSFORM:
                 nums, argnames = static_spec(node.args)
                 jit = self.as_jax(first.name) in names.JIT_TRANSFORMS
-                return Transform(jit=jit, static_nums=nums, static_names=argnames)
+                return Transform(jit=jit, static_nums=nums, static_names=argnames,
+                                 pmap=self.as_jax(first.name) in names.PMAP_TRANSFORMS)
             return first
         if kind is CallKind.WORK:
             self.why[node] = ("api", q)
@@ -476,8 +482,15 @@ class Calls:
                     # method; only ``jax.block_until_ready`` takes a pytree
                     self.ineffective_sync(node, "container")
                     return None
+                if base.shard == "one":
+                    # ``out[0].block_until_ready()`` of a pmapped result, or of one shard
+                    # (``y.addressable_shards[0].data``): waits for one device only
+                    self.ineffective_sync(node, "one_shard")
+                    return base
                 self._sync(base, st, site=node)
                 return base
+            if attr == "addressable_data":
+                return replace(base, shard="one")  # ``y.addressable_data(0)``: one shard
             if attr in names.TRANSFER_METHODS:
                 self._sync(base, st, transfer=True)
                 return None

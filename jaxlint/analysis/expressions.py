@@ -183,6 +183,13 @@ class Expressions:
             if len(keys) == 1 and isinstance(keys[0], cst.Integer):
                 return replace(base, uncovered=base.uncovered | base.origin)
             return base
+        if base.shard in ("per_device", "shards") and len(keys) == 1 and isinstance(
+                keys[0], (cst.Integer, cst.UnaryOperation)):
+            # ``out[0]`` of a pmapped result, ``y.addressable_shards[0]``: one device's part
+            # (a name as index is not: ``for i in range(n): out[i]...`` may visit them all)
+            if base.shard == "shards":
+                return replace(base, shard="one")
+            return replace(self._operate(node, [base], st), shard="one")
         return self._operate(node, [base], st)
 
     def _elements(self: FlowAnalysis, node: cst.Tuple | cst.List | cst.Set, st: State) -> Value:

@@ -205,6 +205,13 @@ JIT_TRANSFORMS = frozenset(
     }
 )
 
+# The transformations that map a function over devices: a call's result holds one part per
+# device along its leading axis.
+PMAP_TRANSFORMS = frozenset({"jax.pmap", "flax.nnx.pmap", "equinox.filter_pmap"})
+
+# Attributes of a JAX array that list its shards, one per device it has addressable.
+SHARD_LISTS = frozenset({"addressable_shards", "device_buffers"})
+
 PARTIALS = frozenset({"functools.partial"})
 
 # Calls that drop every compiled program: the next call of each jitted function compiles.

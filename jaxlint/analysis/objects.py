@@ -46,9 +46,11 @@ class Objects:
 
     def _make_callable(self: FlowAnalysis, origin: Site, jitted: bool,
                        static: tuple[tuple[int, ...], tuple[str, ...]] = ((), ()),
-                       fn: Value = None) -> JaxCallable:
+                       fn: Value = None, pmapped: bool = False) -> JaxCallable:
         """A function made by a transformation; ``static``: its static argument numbers and
-        names, matched to ``fn``'s parameters when it is the file's own."""
+        names, matched to ``fn``'s parameters when it is the file's own. ``pmapped``: the
+        transformation maps over devices; the callable is marked so only when the function
+        is the file's own and returns one array (not a tuple, whose ``[0]`` is an output)."""
         if not jitted and isinstance(fn, JaxCallable) and fn.jitted:
             # ``vmap(jitted)``: calling it calls the jitted function, which compiles on its
             # first call (for the batched shapes)
@@ -66,17 +68,21 @@ class Objects:
             for name in argnames:
                 if not any(name == known for _, known in spec):
                     spec.append((params.index(name) if name in params else None, name))
-        return JaxCallable(jitted=jitted, origin=origin, static=tuple(spec))
+        body = fn.node if isinstance(fn, Func) else origin
+        return JaxCallable(jitted=jitted, origin=origin, static=tuple(spec),
+                           pmapped=pmapped and _returns_one_value(body))
 
     def _apply_decorator(self: FlowAnalysis, deco: Value, value: Value,
                          stmt: cst.FunctionDef) -> Value:
         if isinstance(deco, Transform):
             return self._make_callable(stmt, deco.jit, (deco.static_nums, deco.static_names),
-                                       value)
+                                       value, deco.pmap)
         if isinstance(deco, Ref):
             kind = self._classify(deco.name)
             if kind is CallKind.TRANSFORM:
-                return self._make_callable(stmt, self.as_jax(deco.name) in names.JIT_TRANSFORMS)
+                q = self.as_jax(deco.name)
+                return self._make_callable(stmt, q in names.JIT_TRANSFORMS,
+                                           pmapped=q in names.PMAP_TRANSFORMS)
             if deco.name in ("builtins.staticmethod", "builtins.classmethod", "builtins.property"):
                 return value
             if kind is CallKind.UNKNOWN and self.jax_library(deco.name):
@@ -141,6 +147,8 @@ class Objects:
     def _attribute_of(self: FlowAnalysis, base: Value, attr: str, node: cst.CSTNode,
                       st: State) -> Value:
         if isinstance(base, JaxVal):
+            if attr in names.SHARD_LISTS:
+                return replace(base, shard="shards")  # indexed, one device's (JAX107)
             if attr in names.WORK_ATTRIBUTES:
                 return self._operate(node, [base], st)
             if attr in names.INERT_ATTRIBUTES:
@@ -275,3 +283,31 @@ class Objects:
                     value = INPUT
                 if attr not in members or not isinstance(members[attr], (Func, JaxCallable)):
                     members[attr] = join_values(members.get(attr), value)
+
+
+def _returns_one_value(node: object) -> bool:
+    """Whether the function ``node`` (a ``def`` or ``lambda``) returns one value, never a
+    tuple literal: its pmapped result is then one array spread over the devices, and
+    ``out[0]`` one device's part of it."""
+    if isinstance(node, cst.Lambda):
+        return not isinstance(node.body, cst.Tuple)
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    returns: list[cst.Return] = []
+
+    class _Returns(cst.CSTVisitor):
+        def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
+            return inner is node
+
+        def visit_Lambda(self, inner: cst.Lambda) -> bool:
+            return False
+
+        def visit_ClassDef(self, inner: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Return(self, ret: cst.Return) -> None:
+            returns.append(ret)
+
+    node.visit(_Returns())
+    return bool(returns) and all(r.value is not None and not isinstance(r.value, cst.Tuple)
+                                 for r in returns)

@@ -47,6 +47,12 @@ class JaxVal:
     # values: ``jax.block_until_ready(obj)`` sees one leaf that is no array and waits for
     # nothing; its fields (``obj.logits``) are the JAX values
     record: bool = False
+    # one device's part of a value spread over devices: ``per_device`` is a pmapped
+    # function's result (its leading axis is the devices), ``shards`` a list of an array's
+    # shards (``y.addressable_shards``), ``one`` one of them (``out[0]``,
+    # ``y.addressable_shards[0].data``, ``y.addressable_data(0)``): waiting for ``one`` waits
+    # for the device that holds it, not for the others (JAX107 ``one_shard``)
+    shard: str = ""
 
     def covers(self, site: Site, tick: int) -> bool:
         """Whether waiting for this value waits for ``site``, last dispatched at ``tick``."""
@@ -81,6 +87,9 @@ class JaxCallable:
     # another module's function whose only work is operations on what it is given: called
     # with no JAX values (a PyTorch tensor, a NumPy array), it dispatches no JAX work
     needs_jax_args: bool = False
+    # made by ``jax.pmap`` (or another pmap) of a function that returns one array: a call's
+    # result is spread over the devices along its leading axis (``JaxVal.shard``)
+    pmapped: bool = False
 
 
 @dataclass(frozen=True)
@@ -169,6 +178,7 @@ class Transform:
     jit: bool = False
     static_nums: tuple[int, ...] = ()
     static_names: tuple[str, ...] = ()
+    pmap: bool = False  # ``partial(jax.pmap, axis_name=...)``
 
 
 @dataclass(frozen=True)
@@ -263,7 +273,8 @@ def join_jax(a: JaxVal, b: JaxVal) -> JaxVal:
     for it waits for what either one covers."""
     return JaxVal(max(a.tick, b.tick), a.origin | b.origin, a.deps | b.deps,
                   a.container or b.container, _still_uncovered(a, b) | _still_uncovered(b, a),
-                  a.opaque and b.opaque, a.record and b.record)
+                  a.opaque and b.opaque, a.record and b.record,
+                  a.shard if a.shard == b.shard else "")
 
 
 def union_jax(values: Iterable[Value]) -> JaxVal | None:

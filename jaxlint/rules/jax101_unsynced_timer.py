@@ -118,11 +118,23 @@ def explain(ctx: FileContext, region: object, plan: object, idle: object = None)
     for sync, kind in ctx.flow.no_op_syncs.items():
         if ctx.line(sync) and region_lines(ctx, region)[0] <= ctx.line(sync) <= (
                 region_lines(ctx, region)[1]):
-            what = ("a generator expression, one leaf that is no array" if kind == "generator"
-                    else "an object of a class that is no registered pytree (a plain "
-                    "dataclass), one leaf that is no array")
-            lines.append(f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`) is given "
-                         f"{what}: `jax.block_until_ready` skips it and waits for nothing.")
+            said = f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`)"
+            if kind in ("generator", "record"):
+                what = ("a generator expression, one leaf that is no array"
+                        if kind == "generator" else "an object of a class that is no "
+                        "registered pytree (a plain dataclass), one leaf that is no array")
+                lines.append(f"{said} is given {what}: `jax.block_until_ready` skips it and "
+                             "waits for nothing.")
+            elif kind == "one_shard":
+                lines.append(f"{said} waits for one device's shard only: the other devices "
+                             "may still be computing theirs.")
+            elif kind == "effects_barrier":
+                lines.append(f"{said} waits only for computations with effects, not for "
+                             "results.")
+            elif kind == "uncalled":
+                lines.append(f"{said} is not called, so it does nothing.")
+            else:  # "no_argument", "container": the line raises
+                lines.append(f"{said} raises before it can wait for anything.")
     if isinstance(idle, cst.CSTNode):
         lines.append(f"The sync at line {ctx.line(idle)} (`{ctx.code(idle, 40)}`) waits for "
                      "values made before the start, so none of this work is waited for.")

@@ -24,7 +24,10 @@ class IneffectiveSync(Rule):
     leaf that is no array: waits for nothing), `jax.effects_barrier()` (waits only for
     computations with effects, such as callbacks, not for results), and a sync inside a
     jitted function whose call the region times (it runs while the function is traced, not
-    when it runs). Where the region's work
+    when it runs), and a sync of one device's part of a value spread over devices
+    (`out[0].block_until_ready()` on the result of a pmapped function that returns one
+    array, `y.addressable_shards[0].data.block_until_ready()`, `y.addressable_data(0)`):
+    it waits for that device only. Where the region's work
     is then left running, this is the one finding about it (not also JAX101): it says why the
     sync did not count.
 
@@ -51,7 +54,8 @@ class IneffectiveSync(Rule):
 
     ## Fix safety
     Safe. The call is rewritten to one that waits for what it was given: the missing `()`
-    added, `jax.block_until_ready((a, b))` for a container, `jax.block_until_ready(y)` for the
+    added, `jax.block_until_ready((a, b))` for a container, `jax.block_until_ready(out)` (the
+    whole value) for one shard, `jax.block_until_ready(y)` for the
     no-argument form when it is the statement right before the clock is read (with the
     region's results, as JAX101 names them). For a generator, an object that is no pytree
     and `jax.effects_barrier()`, JAX101's sync is added before the clock is read (the call
@@ -163,6 +167,9 @@ def _why(kind: str) -> str:
                   "is waited for",
         "effects_barrier": "waits only for computations with effects (callbacks, ordered "
                            "effects), not for the results of others",
+        "one_shard": "waits for one device's part of a value spread over devices (a pmapped "
+                     "result's `[0]`, one addressable shard): the other devices may still be "
+                     "computing theirs when the clock is read",
     }[kind]
 
 
@@ -184,6 +191,11 @@ def _detail(ctx: FileContext, site: cst.CSTNode, kind: str, plan: FixPlan | None
             site.func, cst.Attribute) else site
         return (f"`{code}` raises AttributeError (a Python container has no such method); "
                 f"call jax.block_until_ready({ctx.code(receiver, 40)})")
+    if kind == "one_shard":
+        whole = _whole(site)
+        call = (f"call jax.block_until_ready({ctx.code(whole, 40)})" if whole is not None
+                else wait.split("; ")[0])
+        return f"`{code}` waits for one device's shard only, not the others; {call}"
     if kind == "generator":
         return f"`{code}` is given a generator expression and waits for nothing; {wait}"
     if kind == "record":
@@ -203,6 +215,12 @@ def _fix(ctx: FileContext, site: cst.CSTNode, kind: str, plan: FixPlan | None
         if not receiver.startswith("("):
             receiver = f"({receiver})" if isinstance(site.func.value, cst.Tuple) else receiver
         return FixPlan((ReplaceExpr(site, f"jax.block_until_ready({receiver})"),))
+    if kind == "one_shard":
+        whole = _whole(site)
+        if whole is not None and isinstance(site, cst.Call):
+            # (the whole value's name is read by the call already: it is bound there)
+            return FixPlan((ReplaceExpr(site, "jax.block_until_ready("
+                                        f"{ctx.module.code_for_node(whole).strip()})"),))
     if plan is None:
         return None
     if kind == "no_argument":
@@ -214,6 +232,42 @@ def _fix(ctx: FileContext, site: cst.CSTNode, kind: str, plan: FixPlan | None
             return FixPlan((ReplaceExpr(site, sync_call_text(inserts[0].exprs),
                                         reads_at=inserts[0].before),))
     return plan
+
+
+def _whole(site: cst.CSTNode) -> cst.BaseExpression | None:
+    """The value a one-shard sync took its shard of, when it is a name or a dotted name:
+    ``out`` for ``out[0].block_until_ready()``, ``y`` for
+    ``jax.block_until_ready(y.addressable_shards[0].data)`` or ``y.addressable_data(0)``."""
+    if not isinstance(site, cst.Call):
+        return None
+    if len(site.args) == 1:  # ``jax.block_until_ready(out[0])``
+        expr: cst.BaseExpression = site.args[0].value
+    elif not site.args and isinstance(site.func, cst.Attribute):  # ``out[0].block_until_ready()``
+        expr = site.func.value
+    else:
+        return None
+    steps = 0
+    while steps < 4:
+        steps += 1
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "data":
+            expr = expr.value
+        if isinstance(expr, cst.Subscript):
+            expr = expr.value
+            if isinstance(expr, cst.Attribute) and expr.attr.value in ("addressable_shards",
+                                                                      "device_buffers"):
+                expr = expr.value
+            break
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and (
+                expr.func.attr.value == "addressable_data"):
+            expr = expr.func.value
+            break
+        return None
+    else:
+        return None
+    node: cst.BaseExpression = expr
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return expr if isinstance(node, cst.Name) else None
 
 
 def _just_before(module: cst.Module, call: cst.CSTNode, stmt: cst.CSTNode) -> bool:
