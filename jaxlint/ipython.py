@@ -42,7 +42,7 @@ from jaxlint.finding import Finding
 from jaxlint.session import Session
 from jaxlint.settings import Settings, for_file
 from jaxlint.verify import instrument
-from jaxlint.verify.detect import runtime_findings
+from jaxlint.verify.detect import Static, runtime_findings
 from jaxlint.verify.live import LiveCheck, placed
 
 KEEP = "__jaxlint_last__"  # the local of %timeit's loop that holds each run's result
@@ -241,7 +241,7 @@ class _Extension:
 
     def _runtime_findings(self, cell: _Cell) -> list[Finding]:
         checks = self.live.take()
-        if not checks or not self._enabled("JAX101"):
+        if not checks or not (self._enabled("JAX101") or self._enabled("JAX106")):
             return []
         out: list[Finding] = []
         for file, group in placed(checks, self._is_cell).items():
@@ -250,10 +250,12 @@ class _Extension:
             regions = {f.region for f in static if f.region and f.region_cells == (
                 number, number)}
             lines = {f.line for f in static if f.cell == number}
+            codes = {(f.code, f.line) for f in static if f.cell == number}
             found, _ = runtime_findings(self.path, group, functools.partial(_source, file),
-                                        functools.partial(_pair, regions, lines))
+                                        functools.partial(_pair, (regions, lines, codes)))
             out.extend(Finding(f.code, f.message, f.line, f.col, region=f.region, path=self.path,
-                               cell=number, explanation=f.explanation) for f in found)
+                               cell=number, explanation=f.explanation) for f in found
+                       if self._enabled(f.code))
         return out
 
     def _owns(self, frame: FrameType) -> bool:
@@ -412,9 +414,8 @@ def _code(shell: Any, name: str) -> Any:
     return getattr(getattr(magic, "__func__", magic), "__code__", None)
 
 
-def _pair(regions: set[tuple[int, int]], lines: set[int]
-          ) -> tuple[set[tuple[int, int]], set[int]]:
-    return regions, lines
+def _pair(index: Static) -> Static:
+    return index
 
 
 def _source(file: str) -> str:

@@ -27,9 +27,12 @@ import os
 import warnings
 from collections.abc import Iterator
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from jaxlint.verify.detect import Static
 
 SAMPLED = 5  # pytest-benchmark runner calls (calibration and rounds) checked per benchmark
 
@@ -186,17 +189,15 @@ class _Jaxlint:
         """The runtime findings of the test that just ran (``detect.runtime_findings``)."""
         import functools
 
-        from jaxlint.verify.detect import runtime_findings
+        from jaxlint.verify.detect import runtime_findings, static_index
         from jaxlint.verify.live import placed
 
         out = []
         for file, checks in placed(self.live.take(), self.files.__contains__).items():
-            static = self.static.get(file, [])
-            regions = {f.region for f in static if f.region is not None}
-            lines = {f.line for f in static}
+            index = static_index(self.static.get(file, []))
             found, _ = runtime_findings(self._display(file), checks,
                                         functools.partial(_read, file),
-                                        functools.partial(_pair, regions, lines))
+                                        functools.partial(_pair, index))
             out.extend(found)
         out = [f for f in out if self._enabled(f)]
         self.runtime.extend((item.nodeid, f) for f in out)
@@ -292,6 +293,5 @@ def _read(path: str) -> str:
         return fh.read().decode("utf-8", "replace")
 
 
-def _pair(regions: set[tuple[int, int]], lines: set[int]
-          ) -> tuple[set[tuple[int, int]], set[int]]:
-    return regions, lines
+def _pair(index: Static) -> Static:
+    return index

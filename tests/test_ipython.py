@@ -199,6 +199,24 @@ def test_mistaken_cells_warn_and_their_twins_do_not(shell: InteractiveShell,
 
 
 @pytest.mark.slow
+def test_a_warm_up_left_running_into_a_timed_cell(shell: InteractiveShell,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Work still running when a region's clock starts, that the region then waits for, is
+    found at the start read (JAX106); the twin that syncs its warm-up is quiet."""
+    run(shell, capsys, "%load_ext jaxlint")
+    run(shell, capsys, SETUP)
+    static, runtime = jaxlint_lines(run(shell, capsys, "y = step(x)  # warm up\n" + SYNCED)[1])
+    assert static.startswith("jaxlint: JAX106 line 2: work left running into the timed region: "
+                             "`step(x)` (cell 3, line 1) is still running")
+    assert runtime.startswith("jaxlint: JAX106 line 2: work left running into the timed "
+                              "region: 1 array (float32[1024,1024] held by `y`) is still "
+                              "running when the clock starts (line 2)")
+    assert runtime.endswith("before the start [runtime]")  # the static analysis found it too
+    assert jaxlint_lines(run(shell, capsys, "jax.block_until_ready(step(x))  # warm up\n"
+                             + SYNCED)[1]) == []
+
+
+@pytest.mark.slow
 def test_what_the_static_analysis_cannot_see(shell: InteractiveShell,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     """Work chosen at run time (a function looked up by name) is found by the runtime

@@ -268,7 +268,7 @@ import jax
 import jax.numpy as jnp
 
 step = jax.jit(lambda a: a @ a)
-x = jnp.ones((256, 256))
+x = jnp.ones((1024, 1024)) / 1024
 step(x).block_until_ready()
 for _ in range(3):
     t0 = time.perf_counter()
@@ -277,6 +277,8 @@ for _ in range(3):
     z = step(y)  # after the stop: runs into the next round's region (JAX106), pending at no stop
 print(t1 - t0, z.shape)
 """
+SYNCED_LOOP_OK = "".join(line for line in SYNCED_LOOP.splitlines(keepends=True)
+                         if "z = step(y)" not in line).replace("z.shape", "y.shape")
 
 
 @pytest.fixture(scope="module")
@@ -302,7 +304,7 @@ def test_detect_reports_what_the_static_analysis_misses(hidden: Path) -> None:
     run = _jaxlint("verify", "--detect", "--backend", "cpu", str(hidden))
     assert run.returncode == 1, run.stderr
     lines = run.stdout.splitlines()
-    assert len(lines) == 2, run.stdout
+    assert len(lines) == 3, run.stdout
     by_name = {Path(line.split(":")[0]).name: line for line in lines}
     missed = "[runtime; the static analysis did not report it]"
     name_line = by_name["dispatch_by_name.py"]
@@ -312,7 +314,14 @@ def test_detect_reports_what_the_static_analysis_misses(hidden: Path) -> None:
     plugin_line = by_name["plugin_module.py"]
     assert plugin_line.startswith(f"{hidden / 'plugin_module.py'}:12:11: JAX101 ")
     assert "held by `out`" in plugin_line and plugin_line.endswith(missed)
-    assert "Found 2 runtime findings (2 not reported by the static analysis) in 4 scripts" \
+    # the loop's work left running into the next round: seen at run time too, where the
+    # linter reports it (the start read), as the static analysis found it
+    loop_line = by_name["synced_loop.py"]
+    assert loop_line.startswith(f"{hidden / 'synced_loop.py'}:10:10: JAX106 work left running "
+                                "into the timed region: 1 array (float32[1024,1024] held by "
+                                "`z`) is still running when the clock starts (line 10)")
+    assert loop_line.endswith(" [runtime]")
+    assert "Found 3 runtime findings (2 not reported by the static analysis) in 4 scripts" \
         in run.stderr
     assert f"jaxlint verify: ran 4 scripts: {hidden / 'dispatch_by_name.py'}, " in run.stderr
 
@@ -328,12 +337,17 @@ def test_detect_formats_exit_codes_and_static_agreement(tmp_path: Path, hidden: 
     run = _jaxlint("verify", "--detect", "--backend", "cpu", "--format", "json", "-q",
                    str(unsynced), str(hidden / "synced_loop.py"))
     assert run.returncode == 1, run.stderr
-    (row,) = json.loads(run.stdout)
+    row, loop = sorted(json.loads(run.stdout), key=lambda r: r["code"])
     assert (row["code"], row["line"], row["col"]) == ("JAX101", 22, 6)
     assert row["message"].endswith(" [runtime]")  # the static analysis found it too
     assert "line 20 and again at line 22" in row["explanation"]
+    assert (loop["code"], loop["line"], loop["col"]) == ("JAX106", 10, 10)
+    assert loop["region"] == {"start": {"line": 10}, "stop": {"line": 12}}
+    assert "(3 times, work from before the start still running at 2)" in loop["explanation"]
 
-    clean = _jaxlint("verify", "--detect", "--backend", "cpu", str(hidden / "synced_loop.py"))
+    synced = tmp_path / "synced_loop_ok.py"
+    synced.write_text(SYNCED_LOOP_OK)
+    clean = _jaxlint("verify", "--detect", "--backend", "cpu", str(synced))
     assert clean.returncode == 0 and clean.stdout == "", clean.stdout
     broken = tmp_path / "broken.py"
     broken.write_text("raise SystemExit(3)\n")

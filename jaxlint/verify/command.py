@@ -54,9 +54,12 @@ each timed region whose JAX work was still running at the stop as a finding
 (`path:line:col: JAX101 ... [runtime]`), saying which ones the static analysis missed.
 Regions are consecutive clock reads of one function call on one thread (a read on an earlier
 line than the previous one, a loop going round, starts afresh; a read inside a comparison is a
-deadline, not a stop). A noqa comment for JAX101 on the stop's line silences it. Every script
-found in a folder runs, not only those with findings. Exit status: 0 none, 1 findings, 2 a
-script failed or a usage error.
+deadline, not a stop). A noqa comment for JAX101 on the stop's line silences it. A region
+whose start read (one that stops nothing) found arrays made before it still running, that
+were ready by the stop (the region waited for them), is a JAX106 finding at the start read
+(`# noqa: JAX106` there silences it); not when that work was there at fewer than half of the
+region's starts or is under 10% of its time. Every script found in a folder runs, not only
+those with findings. Exit status: 0 none, 1 findings, 2 a script failed or a usage error.
 """
 
 
@@ -132,7 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--detect",
         action="store_true",
         help="run each script once as written and report every region whose JAX work was "
-        "still running when the clock stopped, as findings",
+        "still running when the clock stopped (JAX101), or that waited for work still "
+        "running when it started (JAX106), as findings",
     )
     parser.add_argument(
         "--format",

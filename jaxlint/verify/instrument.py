@@ -1,5 +1,6 @@
 """Record the timer reads a script makes, keyed by the line that made them, and what JAX
-work was still running at each read that stops a region.
+work was still running at each read that stops a region (and, with ``at_start``, at each
+read that only starts one).
 
 Verify must work on unmodified scripts, so instead of asking them to use a benchmark API we
 wrap the standard timer functions for the duration of the run.  The wrappers are installed on
@@ -26,9 +27,28 @@ with an idle device, and its later regions (the next epoch of a loop) would meas
 something else than they do as written.  (A first version blocked; on the training-loop
 fixture the next epochs then measured 3-6 ms instead of 0.5 ms.)
 
-None of this lands inside what the script measures, with one documented exception:
+Work pending at the start (``at_start``; on by default when no roles are given, as in
+``verify --detect`` and a live session, off in a measured ``verify`` run, which reports
+nothing of it).  At a start-only read (one that stops no region), before the clock is read,
+the live arrays that are not ready are found: work dispatched before the start and still
+running, a warm-up left unsynced.  Arrays a stop found running are left out (they are that
+region's work, reported there), and so is everything at a lap read (what runs then is the
+region the lap stops).  The arrays, with their holders' names as the start's frame has them,
+stay with the open region; the watcher times how long they still take from the start (a
+start line's first time only, as for stops).  At the region's stop, those that are ready
+count as work the region waited for (the device runs work in order, so the region's own
+work ran behind them) and go into the stop's check (``pending_at_start``, ``start_arrays``,
+``start_work_left_s``, at most the region's length ``region_s``); those still running were
+not waited for (another device's, say) and are left out.  The arrays are let go at the stop,
+or when at most ``MAX_HELD`` other open regions hold theirs, so a start that no stop follows
+keeps no memory alive.  An array the script already dropped is not seen (a warm-up written
+as a bare ``f(x)``: JAX lists only the arrays Python still holds).
 
-- at a start-only read, the ids are noted *before* the clock is read;
+None of this lands inside what the script measures, with two documented exceptions (the
+last two):
+
+- at a start-only read, the ids are noted (and the pending arrays found) *before* the
+  clock is read, and the watcher is handed the work before it too;
 - at a stop, the clock is read first and returned unchanged; the check comes after it, and
   the wait is the watcher's;
 - a line that starts and stops one region (``timeit.timeit(f, number=n)`` reads the clock
@@ -37,7 +57,11 @@ None of this lands inside what the script measures, with one documented exceptio
   the new note of ids come after the clock value, so they fall inside the next region.
   Without roles (``--detect``, a live session) every read is a lap unless it stops nothing:
   the first read of a call, or one above its start (a loop that went round), is a start.  Their
-  cost is recorded with every read (``costs``) so a report can show it.
+  cost is recorded with every read (``costs``) so a report can show it;
+- the watcher wakes when the work it waits for is done, for a moment, which may fall inside
+  a region: the region the stop's work runs into (measured: a few tens of microseconds),
+  or, for work pending at a start, the region itself, while it waits for that work; it is
+  done at a region's first time only, so a loop's later rounds are left as written.
 
 Finding the read's line (to know its role) happens before the clock is read, so every
 measured region includes one frame lookup (well under a microsecond).
@@ -89,6 +113,10 @@ TIMERS: tuple[tuple[str, float], ...] = (
 _TIMEIT_FILES = frozenset({timeit.Timer.timeit.__code__.co_filename, "<timeit-src>"})
 
 MAX_ARRAYS = 8  # pending arrays described per check; the count covers them all
+# Open regions that hold the arrays their start found running (until their stop); opening
+# one more lets go of the oldest's, so a start read that no stop follows (a function that
+# reads the clock once, to log a time) keeps no memory alive for long.
+MAX_HELD = 4
 
 _clock = time.perf_counter  # the unwrapped clock, for the check's own bookkeeping
 
@@ -98,6 +126,30 @@ def _live_ids() -> frozenset[int]:
     if jax is None:  # the script has not imported JAX (yet): no arrays exist
         return frozenset()
     return frozenset(id(a) for a in jax.live_arrays())
+
+
+def _live_and_pending() -> tuple[frozenset[int], dict[int, Any]]:
+    """The ids of JAX's live arrays, and those of them not ready yet (one pass over them)."""
+    jax = sys.modules.get("jax")
+    if jax is None:
+        return frozenset(), {}
+    ids: list[int] = []
+    pending: dict[int, Any] = {}
+    for array in jax.live_arrays():
+        ids.append(id(array))
+        try:
+            ready = array.is_ready()
+        except Exception:  # deleted or donated: nothing to wait for
+            continue
+        if not ready:
+            pending[id(array)] = array
+    return frozenset(ids), pending
+
+
+def _describe(arrays: list[Any], names: dict[int, str]) -> list[list[Any]]:
+    """``[shape, dtype, holder]`` for the first ``MAX_ARRAYS`` arrays."""
+    return [[list(getattr(a, "shape", ())), str(getattr(a, "dtype", "?")), names.get(id(a))]
+            for a in arrays[:MAX_ARRAYS]]
 
 
 def _holders(frame: FrameType, pending: dict[int, Any]) -> dict[int, str]:
@@ -149,8 +201,12 @@ def _watch_loop(items: queue.SimpleQueue[Any]) -> None:
         record, arrays, since = item
         try:
             sys.modules["jax"].block_until_ready(arrays)
-        except Exception:  # the work failed; the script sees that when it uses it
-            pass
+        except Exception:  # one failed or was donated since: wait for the others one by one
+            for array in arrays:
+                try:
+                    array.block_until_ready()
+                except Exception:  # the work failed; the script sees that when it uses it
+                    pass
         record["work_left_s"] = _clock() - since
 
 
@@ -167,6 +223,7 @@ class TimerRecorder:
         check: bool = True,
         same: Collection[int] = (),
         owns: Callable[[FrameType], bool] | None = None,
+        at_start: bool | None = None,
     ) -> None:
         self.filename = filename
         # Whose reads are kept, by frame (see the module docstring); None: code in filename.
@@ -176,6 +233,11 @@ class TimerRecorder:
         self.starts = frozenset(starts) if starts is not None else None
         self.stops = frozenset(stops) if stops is not None else None
         self.check = check
+        # Look for work still running at start-only reads too (see the module docstring): by
+        # default when no roles are given (``--detect``, a live session), not in a measured
+        # ``verify`` run, which reports nothing of it.
+        roles_given = starts is not None or stops is not None
+        self.at_start = check and (not roles_given if at_start is None else at_start)
         # Lines that start and stop one region (``timeit.timeit(...)`` reads twice on its
         # line): their reads alternate start, stop, as the pairing in ``stats`` takes them,
         # so the start's note of live arrays can come before its clock value.
@@ -185,8 +247,16 @@ class TimerRecorder:
         self.checks: list[dict[str, Any]] = []
         # per kept read: the check's own time in seconds, not counting the wait for the work
         self.costs: list[float] = []
-        # (thread, frame id, code id) -> (index of the start read, its line, live ids then)
-        self._open: dict[tuple[object, ...], tuple[int, int, frozenset[int]]] = {}
+        # (thread, frame id, code id) -> (index of the start read, its line, live ids then,
+        # what the start check found: None when the start was not checked)
+        self._open: dict[tuple[object, ...],
+                         tuple[int, int, frozenset[int], dict[str, Any] | None]] = {}
+        # ids of the arrays a stop found still running: that region's work (its JAX101), not
+        # work pending at a later start; forgotten once they are no longer live
+        self._left: set[int] = set()
+        self._held: dict[int, dict[str, Any]] = {}  # id(start info) -> start info
+        self._watched_starts: set[tuple[str, int]] = set()  # (file, start line) timed
+        self._unsettled: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self._saved: list[tuple[object, str, Any]] = []
         self._queue: queue.SimpleQueue[Any] | None = None
         # regions whose work left was timed: (file, start line, stop line)
@@ -205,13 +275,78 @@ class TimerRecorder:
         stop = self.stops is not None and line in self.stops
         return (start, stop) if (start or stop) else (False, False)
 
+    def _start_check(self, frame: FrameType, line: int) -> tuple[frozenset[int], dict[str, Any]]:
+        """At a start-only read, before its clock: the live arrays not ready yet, less those
+        an earlier stop found running (reported at that stop), kept with the open region
+        until its stop says which of them the region waited for."""
+        began = _clock()
+        ids, pending = _live_and_pending()
+        self._left &= ids
+        for gone in self._left.intersection(pending):
+            del pending[gone]
+        info: dict[str, Any] = {"arrays": list(pending.values()), "names": {}, "col": None,
+                                "timed": False, "work_left_s": None}
+        if pending:
+            info["names"] = _holders(frame, pending)
+            info["col"] = _column(frame)
+            self._hold(info)
+            where = (frame.f_code.co_filename, line)
+            if where not in self._watched_starts:  # a start line's first time only
+                self._watched_starts.add(where)
+                info["timed"] = True
+        info["check_s"] = _clock() - began
+        return ids, info
+
+    def _hold(self, info: dict[str, Any]) -> None:
+        self._held[id(info)] = info
+        while len(self._held) > MAX_HELD:
+            self._release(next(iter(self._held.values())))
+
+    def _release(self, info: dict[str, Any] | None) -> None:
+        """Let go of the arrays a start found running (its region stopped, or never will)."""
+        if info is not None and self._held.pop(id(info), None) is not None:
+            info["arrays"], info["names"] = [], {}
+
+    def _start_work(self, record: dict[str, Any], info: dict[str, Any], stopped: float) -> None:
+        """Add to a stop's check what its start found running and the region waited for:
+        the arrays ready by the stop (in dispatch order the region's own work ran after
+        them); those still running were not waited for (another device's, say)."""
+        counted = info.get("counted")
+        if counted is None:
+            ready = []
+            for array in info["arrays"]:
+                try:
+                    if array.is_ready():
+                        ready.append(array)
+                except Exception:  # deleted or donated since: not known to be waited for
+                    pass
+            counted = info["counted"] = (len(ready), _describe(ready, info["names"]))
+            self._release(info)
+        record["pending_at_start"], record["start_arrays"] = counted
+        record["start_col"] = info["col"]
+        record["start_check_s"] = info["check_s"]
+        record["region_s"] = stopped - info["since"]
+        record["start_work_left_s"] = None if counted[0] else 0.0
+        if counted[0] and info["timed"]:
+            info["timed"] = False  # the region's first stop takes the figure
+            self._unsettled.append((record, info))
+
+    def _settle(self) -> None:
+        """Give the stops their start's work left, as the watcher timed it from the start;
+        at most the region's length (the watcher also waits for arrays the region did not)."""
+        for record, info in self._unsettled:
+            left = info.get("work_left_s")
+            record["start_work_left_s"] = (None if left is None
+                                           else min(float(left), float(record["region_s"])))
+        self._unsettled = []
+
     def _check(self, frame: FrameType, line: int, col: int | None, key: tuple[object, ...],
                index: int, roles_given: bool) -> float:
         """Record the stop's pending work; returns the time spent waiting for it."""
         opened = self._open.get(key)
         if opened is None:
             return 0.0
-        start_index, start_line, since = opened
+        start_index, start_line, since, info = opened
         if not roles_given and line < start_line:
             return 0.0  # the loop went round: see the module docstring
         began = _clock()
@@ -236,7 +371,11 @@ class TimerRecorder:
             up = up.f_back
         record["outer"] = outer
         record["outer_files"] = outer_files
+        if info is not None:
+            self._start_work(record, info, began)
         if pending:
+            if self.at_start:
+                self._left.update(pending)
             names = _holders(frame, pending)
             record["arrays"] = [
                 [list(getattr(a, "shape", ())), str(getattr(a, "dtype", "?")), names.get(i)]
@@ -292,12 +431,28 @@ class TimerRecorder:
                 opened = recorder._open.get(key)
                 stop = opened is not None and lineno >= opened[1]
             if start and not stop:
-                # Note the live arrays before the clock, so the note is not timed.
+                # Note the live arrays (and, with ``at_start``, find the work still running)
+                # before the clock, so that none of it is timed.
                 began = _clock()
-                ids = _live_ids()
-                cost = _clock() - began
+                info: dict[str, Any] | None = None
+                if recorder.at_start:
+                    ids, info = recorder._start_check(frame, lineno)
+                else:
+                    ids = _live_ids()
+                if info is not None:
+                    since = _clock()
+                    info["since"] = since
+                    if info["timed"]:  # the watcher times the work from here
+                        recorder._watch(info, info["arrays"], since)
+                        since = _clock()
+                    cost = since - began
+                else:
+                    cost = _clock() - began
+                old = recorder._open.get(key)
+                if old is not None and old[3] is not None:
+                    recorder._release(old[3])
                 value = original()
-                recorder._open[key] = (len(recorder.reads), lineno, ids)
+                recorder._open[key] = (len(recorder.reads), lineno, ids, info)
                 append((lineno, value, scale))
                 recorder.costs.append(cost)
                 return value
@@ -308,8 +463,11 @@ class TimerRecorder:
             waited = 0.0
             if stop:
                 waited = recorder._check(frame, lineno, _column(frame), key, index, roles_given)
-            if start:
-                recorder._open[key] = (index, lineno, _live_ids())
+            if start:  # a lap: what is running now is this stop's region's (checked above)
+                old = recorder._open.get(key)
+                if old is not None and old[3] is not None:
+                    recorder._release(old[3])
+                recorder._open[key] = (index, lineno, _live_ids(), None)
             recorder.costs.append(_clock() - began - waited)
             return value
 
@@ -357,6 +515,7 @@ class TimerRecorder:
             self._queue.put(None)
             self._watcher.join()
             self._queue = self._watcher = None
+        self._settle()
 
     def drain(self, timeout: float | None = None) -> bool:
         """Wait until the watcher has timed the work of every stop checked so far (at most
@@ -372,10 +531,12 @@ class TimerRecorder:
         once the watcher has timed their work (``drain``); the recorder then starts afresh,
         so that a long session does not keep every read it ever made."""
         self.drain(timeout)
+        self._settle()
         checks, costs = self.checks, self.costs
         self.checks, self.costs = [], []
         self.reads.clear()  # in place: each timer wrapper holds its ``append``
         self._watched = set()
+        self._watched_starts = set()
         return checks, costs
 
     def uninstall(self) -> None:

@@ -82,5 +82,8 @@ def placed(checks: Iterable[dict[str, Any]], is_place: Callable[[str], bool]
             continue
         moved = dict(check, file=where[0], line=where[1], start_line=where[1], col=None,
                      arrays=[[shape, dtype, None] for shape, dtype, _ in check["arrays"]])
+        if "start_arrays" in check:  # the harness's locals held them, not the user's
+            moved.update(start_col=None, start_arrays=[
+                [shape, dtype, None] for shape, dtype, _ in check["start_arrays"]])
         out.setdefault(where[0], []).append(moved)
     return out

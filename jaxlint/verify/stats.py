@@ -200,6 +200,23 @@ class Pending:
 def pending(checks_per_run: Iterable[Iterable[dict[str, object]]], start: int, stop: int
             ) -> Pending:
     """Summarise the checks made at ``stop`` against a start read on ``start``."""
+    return _summary(checks_per_run, start, stop, ("pending", "arrays", "work_left_s", "check_s"),
+                    every=True)
+
+
+def at_start(checks_per_run: Iterable[Iterable[dict[str, object]]], start: int, stop: int
+             ) -> Pending:
+    """The same for the work that the region's start found running and the region waited
+    for (``pending_at_start``; only the checks whose start was checked count): "stops" are
+    then the region's checked starts, "pending stops" those that found such work."""
+    return _summary(checks_per_run, start, stop,
+                    ("pending_at_start", "start_arrays", "start_work_left_s", "start_check_s"),
+                    every=False)
+
+
+def _summary(checks_per_run: Iterable[Iterable[dict[str, object]]], start: int, stop: int,
+             keys: tuple[str, str, str, str], every: bool) -> Pending:
+    count_key, arrays_key, left_key, cost_key = keys
     stops = pending_stops = most = 0
     described: tuple[tuple[tuple[int, ...], str, str | None], ...] = ()
     left: list[float] = []
@@ -208,19 +225,21 @@ def pending(checks_per_run: Iterable[Iterable[dict[str, object]]], start: int, s
         for check in checks:
             if check.get("line") != stop or check.get("start_line") != start:
                 continue
+            if not every and count_key not in check:  # a start that was also a stop: unchecked
+                continue
             stops += 1
-            costs.append(float(check.get("check_s") or 0.0))  # type: ignore[arg-type]
-            count = int(check.get("pending") or 0)  # type: ignore[call-overload]
+            costs.append(float(check.get(cost_key) or 0.0))  # type: ignore[arg-type]
+            count = int(check.get(count_key) or 0)  # type: ignore[call-overload]
             if not count:
                 continue
             pending_stops += 1
-            if check.get("work_left_s") is not None:  # timed at a region's first stop only
-                left.append(float(check["work_left_s"]))  # type: ignore[arg-type]
+            if check.get(left_key) is not None:  # timed at a region's first time only
+                left.append(float(check[left_key]))  # type: ignore[arg-type]
             if count > most:
                 most = count
                 described = tuple(
                     (tuple(a[0]), str(a[1]), a[2])
-                    for a in check.get("arrays") or ()  # type: ignore[attr-defined]
+                    for a in check.get(arrays_key) or ()  # type: ignore[attr-defined]
                 )
     return Pending(stops, pending_stops, most, described,
                    statistics.median(left) if left else None,
