@@ -82,6 +82,11 @@ def _analyse(
     if settings.prefilter and not might_matter(source, settings.extras,
                                                project=settings.index is not None):
         return None, []
+    carries = getattr(settings.index, "carries_jax", None)
+    if settings.skip_non_jax and carries is not None and not isinstance(source, str) and (
+            source.lstrip()[:1] != b"{") and not carries(path, source):
+        # a module that is no JAX code and that no JAX value can reach (``carries_jax``)
+        return None, []
     module = parse(source)
     # The text as parsed (libcst round-trips it exactly); decoding is far cheaper than
     # generating it back from the tree with ``module.code``.

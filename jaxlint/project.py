@@ -170,6 +170,29 @@ def _from_imports(path: str, module: str) -> dict[str, str]:
     return out
 
 
+def _reads_clock_in_function(tree: object) -> bool:
+    """Whether a function of the module calls a clock's (or harness's) name, or enters a
+    ``with``: it may time a call of its parameters for the project's other modules."""
+    import ast
+
+    from jaxlint.settings import clock_function_names
+
+    clocks = clock_function_names()
+    for node in ast.walk(tree):  # type: ignore[arg-type]
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, (ast.With, ast.AsyncWith)):
+                return True
+            if isinstance(inner, ast.Call):
+                func = inner.func
+                name = func.attr if isinstance(func, ast.Attribute) else (
+                    func.id if isinstance(func, ast.Name) else None)
+                if name is not None and name in clocks:
+                    return True
+    return False
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
@@ -198,6 +221,8 @@ class ProjectIndex(Mapping[str, "Value"]):
         self._imports: dict[str, dict[str, str]] = parent._imports if parent is not None else {}
         # module file -> whether it may define a timer (see ``may_time``)
         self._may_time: dict[str, bool] = parent._may_time if parent is not None else {}
+        # module file -> whether a JAX value can come from it (see ``carries_jax``)
+        self._carries: dict[str, bool] = parent._carries if parent is not None else {}
 
     def _sink(self) -> ProjectIndex:
         """Where to record what is read and missed: the linted file's index."""
@@ -311,6 +336,81 @@ class ProjectIndex(Mapping[str, "Value"]):
             folder = up
         self._sink().used.add(folder + PACKAGE_FILES)
         return [f for f in package_files(folder) if f != os.path.abspath(path)]
+
+    def carries_jax(self, path: str, data: bytes) -> bool:
+        """Whether the file ``path`` (its bytes ``data``) can hold JAX work, so that its
+        analysis can find something: it spells jax or a JAX library (``names_jax``), or
+        imports a module of the project that can give it JAX values (one that spells them,
+        or imports one that does, and so on), or defines a function that reads a clock (a
+        timing helper, which the project's JAX code may call with its work). The policy
+        "what makes a module JAX" of the README, decided from bytes and CPython's parse
+        (a fraction of libcst's) before the module is analysed: a PyTorch trainer beside a
+        JAX one is not analysed at all. A file that does not parse is analysed (its error
+        is reported there); so is a plain ``import pkg`` of a project package (its
+        submodules are reached as attributes: not followed here)."""
+        _linting.append(self if not _linting else _linting[-1])
+        try:
+            return self._carries_of(path, data, helpers=True)
+        finally:
+            _linting.pop()
+
+    def _carries_of(self, path: str, data: bytes, helpers: bool = False) -> bool:
+        import ast
+
+        from jaxlint.settings import names_jax
+
+        if names_jax(data, self.extras):
+            return True
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return True
+        if helpers and _reads_clock_in_function(tree):
+            return True
+        names = module_names(path)
+        module = names[0] if names else ""
+        package = module if os.path.basename(path) == "__init__.py" else (
+            module.rpartition(".")[0])
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                if any(self._file_for(a.name.split(".", 1)[0]) is not None
+                       for a in node.names):
+                    return True  # ``import pkg``: its submodules are attributes
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    parts = package.split(".") if package else []
+                    if node.level - 1 > len(parts):
+                        continue
+                    base = ".".join(parts[:len(parts) - (node.level - 1)])
+                    source = ".".join(p for p in (base, node.module or "") if p)
+                else:
+                    source = node.module or ""
+                if not source:
+                    continue
+                for alias in node.names:
+                    found = (self._file_for(f"{source}.{alias.name}") if alias.name != "*"
+                             else None) or self._file_for(source)
+                    if found is not None and self._module_carries(found):
+                        return True
+        return False
+
+    def _module_carries(self, path: str) -> bool:
+        key = os.path.abspath(path)
+        self._sink().used.add(key)
+        known = self._carries.get(key)
+        if known is None:
+            if key in self._busy:
+                return False  # an import cycle: the modules on it are judged by the others
+            self._busy.add(key)
+            try:
+                data = read(path)
+                known = b"\0" not in data and self._carries_of(path, data)
+            except OSError:
+                known = False
+            finally:
+                self._busy.discard(key)
+            self._carries[key] = known
+        return known
 
     def computes(self, qualified: str) -> bool:
         """Whether ``qualified`` names something of a project module that uses JAX (a class

@@ -15,6 +15,7 @@ from typing import Any
 from jaxlint.analysis.names import (
     HARNESS_TIMERS,
     HARNESSES,
+    JAX_LIBRARIES,
     LIBRARY_TIMERS,
     NO_EXTRAS,
     TIMERS,
@@ -34,6 +35,10 @@ class Settings:
     module_name: str | None = None
     honour_noqa: bool = True
     prefilter: bool = True  # off only to prove the prefilter never hides a finding
+    # With the project index: a module that is no JAX code and that no JAX value can reach
+    # is not analysed (``ProjectIndex.carries_jax``); off only to prove that this hides
+    # no finding.
+    skip_non_jax: bool = True
     # How the user wrote the code that starts at these places (line, column) of a module
     # made from something else: a notebook's magics, which the module holds as calls.
     shown: Mapping[tuple[int, int], str] | None = None
@@ -89,6 +94,31 @@ _LIBRARY_TIMER_MODULES = tuple(sorted({n.split(".")[-2].encode() for n in LIBRAR
 # A file doing JAX work names jax or a library built on it (or the project's own names).
 _JAX_NAMES = (b"jax", b"flax", b"optax", b"equinox", b"haiku", b"chex", b"diffrax")
 
+
+# What makes a module JAX code when its bytes hold it: jax itself spelt anywhere (a library
+# switched to JAX is switched by the literal "jax"), or an import of a library the analysis
+# takes for JAX (``names.JAX_LIBRARIES``; some, as numpyro, never spell "jax"; names as
+# short as ``ott`` are matched only as what an import statement names).
+_JAX_LIBRARY_IMPORT = re.compile(
+    rb"^[ \t]*(?:import|from)[ \t]+(?:" + b"|".join(sorted(
+        {re.escape(lib.split(".", 1)[0].encode()) for lib in JAX_LIBRARIES})) + rb")\b",
+    re.MULTILINE)
+
+
+def clock_function_names() -> frozenset[str]:
+    """The last names of the clock functions and harnesses (``perf_counter``, ``timeit``)."""
+    return _CLOCK_FUNCTIONS
+
+
+def names_jax(source: str | bytes, extras: Extras = NO_EXTRAS) -> bool:
+    """Whether ``source``'s bytes spell jax, import a JAX library, or spell one of the
+    project's own work or sync names (``[tool.jaxlint]``): what a module needs to be JAX
+    code on its own. Never false for such a module; true for some that are not (a name in
+    a comment)."""
+    data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+    own = [n.rsplit(".", 1)[-1].encode() for n in (*extras.work, *extras.syncs)]
+    return (any(n in data for n in (*_JAX_NAMES, *own))
+            or _JAX_LIBRARY_IMPORT.search(data) is not None)
 
 # The clock functions' and harnesses' own names (``perf_counter``, ``time``, ``now``,
 # ``timeit``), and the methods and builtins that turn a reading into text, which no region
