@@ -83,10 +83,12 @@ def _analyse(
                                                project=settings.index is not None):
         return None, []
     carries = getattr(settings.index, "carries_jax", None)
-    if settings.skip_non_jax and carries is not None and not isinstance(source, str) and (
-            source.lstrip()[:1] != b"{") and not carries(path, source):
-        # a module that is no JAX code and that no JAX value can reach (``carries_jax``)
-        return None, []
+    if settings.skip_non_jax and carries is not None:
+        # A module that is no JAX code and that no JAX value can reach (``carries_jax``);
+        # not a notebook's JSON, whose code is in strings.
+        data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+        if data.lstrip()[:1] != b"{" and not carries(path, data):
+            return None, []
     module = parse(source)
     # The text as parsed (libcst round-trips it exactly); decoding is far cheaper than
     # generating it back from the tree with ``module.code``.

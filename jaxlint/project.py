@@ -133,6 +133,26 @@ def package_files(folder: str) -> list[str]:
     return found[:MAX_CALLERS]
 
 
+def _package_of(path: str, module: str) -> str:
+    """The package relative imports in ``path`` (module ``module``) start from."""
+    return module if os.path.basename(path) == "__init__.py" else module.rpartition(".")[0]
+
+
+def _import_source(node: object, package: str) -> str:
+    """The absolute module a ``from X import ...`` statement imports from ("" if none):
+    ``from .timing import Timer`` in ``pkg.utils`` is ``pkg.timing``."""
+    import ast
+
+    assert isinstance(node, ast.ImportFrom)
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".") if package else []
+    if node.level - 1 > len(parts):
+        return ""
+    base = ".".join(parts[:len(parts) - (node.level - 1)])
+    return ".".join(p for p in (base, node.module or "") if p)
+
+
 def _from_imports(path: str, module: str) -> dict[str, str]:
     """``{name: absolute origin}`` of the ``from X import name [as other]`` statements at
     the top level of ``path`` (module ``module``), also inside ``try``/``if`` blocks there."""
@@ -142,7 +162,7 @@ def _from_imports(path: str, module: str) -> dict[str, str]:
         tree = ast.parse(read(path))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
-    package = module if os.path.basename(path) == "__init__.py" else module.rpartition(".")[0]
+    package = _package_of(path, module)
     out: dict[str, str] = {}
     todo: list[ast.stmt] = list(tree.body)
     while todo:
@@ -156,14 +176,7 @@ def _from_imports(path: str, module: str) -> dict[str, str]:
             continue
         if not isinstance(node, ast.ImportFrom):
             continue
-        if node.level:
-            parts = package.split(".") if package else []
-            if node.level - 1 > len(parts):
-                continue
-            base = ".".join(parts[:len(parts) - (node.level - 1)])
-            source = ".".join(p for p in (base, node.module or "") if p)
-        else:
-            source = node.module or ""
+        source = _import_source(node, package)
         for alias in node.names:
             if alias.name != "*" and source:
                 out.setdefault(alias.asname or alias.name, f"{source}.{alias.name}")
@@ -172,25 +185,41 @@ def _from_imports(path: str, module: str) -> dict[str, str]:
 
 def _reads_clock_in_function(tree: object) -> bool:
     """Whether a function of the module calls a clock's (or harness's) name, or enters a
-    ``with``: it may time a call of its parameters for the project's other modules."""
+    ``with``: it may time a call of its parameters for the project's other modules. One
+    walk of the tree."""
     import ast
 
-    from jaxlint.settings import clock_function_names
+    from jaxlint.settings import CLOCK_FUNCTIONS
 
-    clocks = clock_function_names()
-    for node in ast.walk(tree):  # type: ignore[arg-type]
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        for inner in ast.walk(node):
-            if isinstance(inner, (ast.With, ast.AsyncWith)):
-                return True
-            if isinstance(inner, ast.Call):
-                func = inner.func
+    class _Find(ast.NodeVisitor):
+        depth = 0
+        found = False
+
+        def _function(self, node: ast.AST) -> None:
+            self.depth += 1
+            self.generic_visit(node)
+            self.depth -= 1
+
+        visit_FunctionDef = visit_AsyncFunctionDef = _function
+
+        def generic_visit(self, node: ast.AST) -> None:
+            if self.found:
+                return
+            if self.depth and isinstance(node, (ast.With, ast.AsyncWith)):
+                self.found = True
+                return
+            if self.depth and isinstance(node, ast.Call):
+                func = node.func
                 name = func.attr if isinstance(func, ast.Attribute) else (
                     func.id if isinstance(func, ast.Name) else None)
-                if name is not None and name in clocks:
-                    return True
-    return False
+                if name in CLOCK_FUNCTIONS:
+                    self.found = True
+                    return
+            super().generic_visit(node)
+
+    finder = _Find()
+    finder.visit(tree)  # type: ignore[arg-type]
+    return finder.found
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -368,23 +397,14 @@ class ProjectIndex(Mapping[str, "Value"]):
         if helpers and _reads_clock_in_function(tree):
             return True
         names = module_names(path)
-        module = names[0] if names else ""
-        package = module if os.path.basename(path) == "__init__.py" else (
-            module.rpartition(".")[0])
+        package = _package_of(path, names[0] if names else "")
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 if any(self._file_for(a.name.split(".", 1)[0]) is not None
                        for a in node.names):
                     return True  # ``import pkg``: its submodules are attributes
             elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    parts = package.split(".") if package else []
-                    if node.level - 1 > len(parts):
-                        continue
-                    base = ".".join(parts[:len(parts) - (node.level - 1)])
-                    source = ".".join(p for p in (base, node.module or "") if p)
-                else:
-                    source = node.module or ""
+                source = _import_source(node, package)
                 if not source:
                     continue
                 for alias in node.names:

@@ -105,25 +105,26 @@ _JAX_LIBRARY_IMPORT = re.compile(
     re.MULTILINE)
 
 
-def clock_function_names() -> frozenset[str]:
-    """The last names of the clock functions and harnesses (``perf_counter``, ``timeit``)."""
-    return _CLOCK_FUNCTIONS
-
-
 def names_jax(source: str | bytes, extras: Extras = NO_EXTRAS) -> bool:
     """Whether ``source``'s bytes spell jax, import a JAX library, or spell one of the
     project's own work or sync names (``[tool.jaxlint]``): what a module needs to be JAX
     code on its own. Never false for such a module; true for some that are not (a name in
     a comment)."""
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+    return _spells_jax(data, extras) or _JAX_LIBRARY_IMPORT.search(data) is not None
+
+
+def _spells_jax(data: bytes, extras: Extras) -> bool:
+    """Whether the bytes spell jax, a JAX library of ``_JAX_NAMES`` or an own name."""
     own = [n.rsplit(".", 1)[-1].encode() for n in (*extras.work, *extras.syncs)]
-    return (any(n in data for n in (*_JAX_NAMES, *own))
-            or _JAX_LIBRARY_IMPORT.search(data) is not None)
+    return any(n in data for n in (*_JAX_NAMES, *own))
+
 
 # The clock functions' and harnesses' own names (``perf_counter``, ``time``, ``now``,
 # ``timeit``), and the methods and builtins that turn a reading into text, which no region
 # can subtract
 _CLOCK_FUNCTIONS = frozenset(q.rsplit(".", 1)[1] for q in (*TIMERS, *HARNESSES, *HARNESS_TIMERS))
+CLOCK_FUNCTIONS = _CLOCK_FUNCTIONS  # (what ``project`` asks of a module's functions)
 _CLOCK_MODULES = frozenset(q.split(".", 1)[0] for q in (*TIMERS, *HARNESSES, *HARNESS_TIMERS))
 # ``t0 = time.perf_counter()``, ``- time.time()``, ``datetime.now() -``: a reading kept or
 # subtracted, which needs no parse to tell
@@ -214,8 +215,7 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     parse: the command line leaves that to the process that analyses the file).
     """
     data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
-    own = [n.rsplit(".", 1)[-1].encode() for n in (*extras.work, *extras.syncs)]
-    if not project and not any(n in data for n in (*_JAX_NAMES, *own)):
+    if not project and not _spells_jax(data, extras):
         return False
     # A notebook's %time/%timeit magics (also as automagics, ``timeit f(x)`` alone in a
     # cell) and pytest-benchmark's fixture need no import.

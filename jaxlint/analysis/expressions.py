@@ -183,8 +183,10 @@ class Expressions:
             if len(keys) == 1 and isinstance(keys[0], cst.Integer):
                 return replace(base, uncovered=base.uncovered | base.origin)
             return base
-        if base.shard in ("per_device", "shards") and len(keys) == 1 and isinstance(
-                keys[0], (cst.Integer, cst.UnaryOperation)):
+        if base.shard in ("per_device", "shards") and len(keys) == 1 and (
+                isinstance(keys[0], cst.Integer) or (
+                    isinstance(keys[0], cst.UnaryOperation)
+                    and isinstance(keys[0].expression, cst.Integer))):
             # ``out[0]`` of a pmapped result, ``y.addressable_shards[0]``: one device's part
             # (a name as index is not: ``for i in range(n): out[i]...`` may visit them all)
             if base.shard == "shards":

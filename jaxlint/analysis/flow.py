@@ -200,7 +200,6 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.parsed_args: set[str] = set()
         self.argparse_defaults: dict[str, int] = {}
         self._last_rounds: dict[cst.CSTNode, tuple[str, int]] = {}
-        self._periodic_loops: dict[cst.For, bool] = {}  # see ``_periodic_in``
         self._final_rounds: dict[str, int] = {}
         # When each jitted function (by origin) was last made, on the analysis' clock, and
         # for each compiling call's event (by tick), the function it compiles, when that was

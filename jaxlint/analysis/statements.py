@@ -464,9 +464,9 @@ class Statements:
     def _exec_For(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
         counter = self._counter_of(stmt)
-        if counter is not None:
+        if counter is not None and self._periodic_in(stmt):
             last = self._counter_last(stmt)
-            if last is not None and self._periodic_in(stmt):
+            if last is not None:
                 self._last_rounds[stmt] = (counter[0], last)
         if counter is not None:
             self._counters.append((*counter, stmt, True))
@@ -500,14 +500,8 @@ class Statements:
         return None
 
     def _periodic_in(self: FlowAnalysis, stmt: cst.For) -> bool:
-        """Whether a loop's body tests its round periodically (``if step % k == 0:``),
-        once per loop: writing its body out as text is costly, and a nested loop is run
-        again in every round of the loops around it (a quarter of a training script's
-        analysis went here before the answer was kept)."""
-        known = self._periodic_loops.get(stmt)
-        if known is None:
-            known = self._periodic_loops[stmt] = "%" in self.module.code_for_node(stmt.body)
-        return known
+        """Whether a loop's body tests its round periodically (``if step % k == 0:``)."""
+        return "%" in self.module.code_for_node(stmt.body)
 
     def _periodic_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """In the last round of a loop of known count (``Statements._loop_rounds``): the
