@@ -150,3 +150,25 @@ def test_out_0_of_a_pmapped_function_returning_a_tuple_is_its_first_output() -> 
     jitted = PMAP.replace('@partial(jax.pmap, axis_name="i")', "@jax.jit").format(
         sync="out[0].block_until_ready()")
     assert lint_source(jitted, "bench.py") == []
+
+
+def test_a_shard_taken_apart_is_not_what_the_fix_waits_for() -> None:
+    # brax's ``_unpmap``: each leaf's first addressable shard, squeezed; syncing that waits
+    # for one device, so the region's result to wait for stays the pmapped state
+    body = """import time
+import jax
+
+def _unpmap(v):
+    return jax.tree_util.tree_map(lambda x: x.addressable_shards[0].data.squeeze(0), v)
+
+step = jax.pmap(lambda s: s * 2)
+
+def train(state):
+    t0 = time.time()
+    state = step(state)
+    params = _unpmap(state)
+    print(time.time() - t0)
+"""
+    [found] = lint_source(body, "train.py")
+    assert found.code == "JAX101"
+    assert "jax.block_until_ready(state)" in found.message

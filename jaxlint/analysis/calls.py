@@ -344,7 +344,7 @@ class Calls:
             if records and len(records) == len(jax_args):
                 self.ineffective_sync(node, "record")  # an object that is no registered pytree
                 return None
-            if jax_args and all(v.shard == "one" for v in jax_args):
+            if jax_args and all(v.shard in ("one", "listed") for v in jax_args):
                 # ``jax.block_until_ready(out[0])`` of a pmapped result: one device's part
                 self.ineffective_sync(node, "one_shard")
                 return union_jax(jax_args)
@@ -482,7 +482,7 @@ class Calls:
                     # method; only ``jax.block_until_ready`` takes a pytree
                     self.ineffective_sync(node, "container")
                     return None
-                if base.shard == "one":
+                if base.shard in ("one", "listed"):
                     # ``out[0].block_until_ready()`` of a pmapped result, or of one shard
                     # (``y.addressable_shards[0].data``): waits for one device only
                     self.ineffective_sync(node, "one_shard")

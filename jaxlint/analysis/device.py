@@ -56,12 +56,18 @@ class Device:
                 deps = deps | v.origin | v.deps
         return JaxVal(tick, frozenset({site}), deps)
 
-    def _operate(self: FlowAnalysis, site: Site, inputs: Sequence[Value], st: State) -> JaxVal:
+    def _operate(self: FlowAnalysis, site: Site, inputs: Sequence[Value], st: State
+                 ) -> JaxVal | None:
         """An operation on values (``y @ y``, ``y[0]``, ``y.sum()``): device work when one
         of them is known to be a JAX value; on results of unknown functions only, another
         such result."""
         if all(v.opaque for v in inputs if isinstance(v, JaxVal)):
             return self._opaque()
+        if any(isinstance(v, JaxVal) and v.shard in ("shards", "listed") for v in inputs):
+            # an operation on an array's shard list or one listed shard
+            # (``y.addressable_shards[0].data.squeeze(0)``): one device's data, not a
+            # result that syncing waits for the whole of: not followed (see JaxVal.shard)
+            return None
         return self._dispatch(site, inputs, st)
 
     def _opaque(self: FlowAnalysis) -> JaxVal:

@@ -190,8 +190,9 @@ class Expressions:
             # ``out[0]`` of a pmapped result, ``y.addressable_shards[0]``: one device's part
             # (a name as index is not: ``for i in range(n): out[i]...`` may visit them all)
             if base.shard == "shards":
-                return replace(base, shard="one")
-            return replace(self._operate(node, [base], st), shard="one")
+                return replace(base, shard="listed")
+            piece = self._operate(node, [base], st)
+            return replace(piece, shard="one") if piece is not None else None
         return self._operate(node, [base], st)
 
     def _elements(self: FlowAnalysis, node: cst.Tuple | cst.List | cst.Set, st: State) -> Value:

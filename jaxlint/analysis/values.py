@@ -49,9 +49,10 @@ class JaxVal:
     record: bool = False
     # one device's part of a value spread over devices: ``per_device`` is a pmapped
     # function's result (its leading axis is the devices), ``shards`` a list of an array's
-    # shards (``y.addressable_shards``), ``one`` one of them (``out[0]``,
-    # ``y.addressable_shards[0].data``, ``y.addressable_data(0)``): waiting for ``one`` waits
-    # for the device that holds it, not for the others (JAX107 ``one_shard``)
+    # shards (``y.addressable_shards``), ``listed`` one of those (``...[0].data``), ``one``
+    # one device's part otherwise (``out[0]``, ``y.addressable_data(0)``): waiting for
+    # ``one`` or ``listed`` waits for the device that holds it, not for the others (JAX107
+    # ``one_shard``). Operations on ``shards`` and ``listed`` are not followed.
     shard: str = ""
 
     def covers(self, site: Site, tick: int) -> bool:
