@@ -457,6 +457,12 @@ class Calls:
             return None
         if isinstance(base, Ref):
             return self._call_ref(f"{base.name}.{attr}", node, st)
+        if isinstance(base, Instance) and isinstance(base.klass.members.get(attr), Ref):
+            # a function stored on the object (``self._clock = clock``, a clock injected
+            # with ``time.perf_counter`` as its default): a call of that function
+            held = base.klass.members[attr]
+            assert isinstance(held, Ref)
+            return self._call_ref(held.name, node, st)
         args = self._args(node, st)
         if attr == "block_until_ready" and not isinstance(base, (JaxVal, Instance, Klass)):
             # ``timer.block_until_ready(result)``, ``profiler.block_until_ready(out)``: an
@@ -946,6 +952,20 @@ class Calls:
             return union_jax(values) or INPUT
         return summary.result
 
+    def _default_clock(self: FlowAnalysis, default: cst.BaseExpression | None) -> Value:
+        """A parameter left at its default is that default when it names a clock
+        (``def __init__(self, clock=time.perf_counter)``: a clock injected so that tests can
+        pass a fake one, the real one otherwise). Any other default stays unknown."""
+        spelled = dotted(default) if isinstance(default, (cst.Name, cst.Attribute)) else None
+        if spelled is None:
+            return None
+        head, _, rest = spelled.partition(".")
+        bound = self.globals.get(head)  # (a default is evaluated where the ``def`` is)
+        if not isinstance(bound, Ref):
+            return None
+        q = f"{bound.name}.{rest}" if rest else bound.name
+        return Ref(q) if self._classify(q) is CallKind.TIMER else None
+
     def _bind_params(self: FlowAnalysis, fn: Func, args: list[tuple[str | None, str, Value]],
                      self_value: Value) -> dict[str, Value]:
         p = fn.node.params
@@ -1047,7 +1067,7 @@ class Calls:
                     and literal_truth(param.default) is not None):
                 frame.defaults[param.name.value] = param.default
             if param.name.value not in st.env:
-                self._set(st, param.name.value, None)
+                self._set(st, param.name.value, self._default_clock(param.default))
         saved_loc = self._loc
         first_read, first_pair = len(self._read_log), len(self._pair_log)
         self._frames.append(frame)

@@ -281,7 +281,18 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # of names pass 1 could not tell is what the functions analysed next see.
         learnt = {k: v for k, v in end.env.items()
                   if v is not None and self.globals.get(k) is None}
-        if learnt:
+        # So do the attributes a class's constructor stores that pass 1 could not tell
+        # (``self._clock = clock``, its default ``time.perf_counter`` a global not yet
+        # bound): the class object pass 1 made, which the globals hold, learns them.
+        grown = False
+        for k, v in end.env.items():
+            old = self.globals.get(k)
+            if isinstance(old, Klass) and isinstance(v, Klass) and old is not v:
+                missing = {a: m for a, m in v.members.items()
+                           if m is not None and old.members.get(a) is None}
+                old.members.update(missing)
+                grown = grown or bool(missing)
+        if learnt or grown:
             self.globals.update(learnt)
             self._memo.clear()
         if not functions:
