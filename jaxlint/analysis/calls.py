@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis import names
+from jaxlint.analysis import avals, names
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
@@ -241,7 +241,7 @@ class Calls:
                 # only work is operations on its arguments computes on this module's own
                 # arrays (PyTorch, NumPy): no JAX work unless given JAX values
                 return None
-            self._note_call(callee, node, st)
+            self._note_call(callee, node, st, values=values)
             self.why[node] = ("jitted", callee.origin)
             result = self._dispatch(node, values, st)
             if callee.synced:
@@ -412,7 +412,10 @@ class Calls:
                 # the enclosing function: traced and compiled again on every call
                 self.why[node] = ("retrace", q)
                 self._recompiles(node)
-            return self._dispatch(node, values, st)
+            out = self._dispatch(node, values, st)
+            shaped = avals.made(q, node, [*self._loop_literals, *self._loop_shapes]) if (
+                self.avals_known) else ()
+            return replace(out, aval=shaped) if shaped else out
         if kind is CallKind.HOST:
             for v in jax_args:
                 self._sync(v, st, transfer=True)
@@ -534,7 +537,10 @@ class Calls:
             if attr not in names.ARRAY_METHODS and not base.container:
                 # not an array's method: the value is an object (see ARRAY_METHODS)
                 return self._opaque()
-            return self._operate(node, [base, *values], st)
+            out = self._operate(node, [base, *values], st)
+            if attr == "astype" and isinstance(out, JaxVal) and base.aval:
+                return replace(out, aval=avals.as_dtype(base.aval, node))
+            return out
         if attr in names.CONTAINER_MUTATORS and any(isinstance(v, JaxVal) for v in values):
             self._put(base_key, values, st)
             return None
@@ -584,7 +590,7 @@ class Calls:
                     return result
                 return self._call_func(member, node, args, base, st)
             if isinstance(member, JaxCallable):
-                self._note_call(member, node, st, bound=True)
+                self._note_call(member, node, st, bound=True, values=values)
                 self.why[node] = ("jitted", member.origin)
                 return self._dispatch(node, values, st)
             return None
@@ -663,8 +669,9 @@ class Calls:
         return pytree if pytree is not None else Instance(klass)
 
     def _note_call(self: FlowAnalysis, callee: JaxCallable, node: Site, st: State,
-                   bound: bool = False) -> None:
-        """A call of a jitted function compiles when it is the first on every path so far.
+                   bound: bool = False, values: Sequence[Value] | None = None) -> None:
+        """A call of a jitted function compiles when it is the first on every path so far,
+        or when its arguments have shapes or dtypes no earlier call had (``avals.py``).
 
         Only functions made in the frame being analysed are judged: a function from
         elsewhere may have been called (warmed up) before this frame ran.
@@ -672,7 +679,28 @@ class Calls:
         if not callee.jitted or callee.origin is None:
             return
         self.frame.jit_calls.add(callee.origin)
-        self._first_call(callee.origin, node, st, self._static_variant(callee, node, bound))
+        signature = self._aval_signature(callee, node, values, bound)
+        self._first_call(callee.origin, node, st, self._static_variant(callee, node, bound),
+                         signature)
+
+    def _aval_signature(self: FlowAnalysis, callee: JaxCallable, node: Site,
+                        values: Sequence[Value] | None, bound: bool
+                        ) -> avals.Signature | str:
+        """The shapes and dtypes a call gives its array arguments, by position or keyword
+        (static ones left out); "?" when the arguments cannot be told apart (``*args``)."""
+        if not isinstance(node, cst.Call) or values is None or len(values) != len(node.args) or (
+                any(a.star for a in node.args)):
+            return "?"
+        static_pos = {(pos - 1 if bound else pos) for pos, _ in callee.static
+                      if pos is not None}
+        static_names = {name for _, name in callee.static if name is not None}
+        out: list[tuple[str, tuple[str, ...]]] = []
+        for i, (arg, value) in enumerate(zip(node.args, values)):
+            key = arg.keyword.value if arg.keyword is not None else str(i)
+            if key in static_names or (arg.keyword is None and i in static_pos):
+                continue
+            out.append((key, value.aval if isinstance(value, JaxVal) else ()))
+        return tuple(out)
 
     def _recompiles(self: FlowAnalysis, node: Site) -> None:
         """``node`` compiles whenever it runs (see ``Summary.recompiles``)."""
@@ -683,8 +711,8 @@ class Calls:
         self.frame.events.append((self._tick(), node, COMPILE))
 
     def _first_call(self: FlowAnalysis, origin: Site, node: Site, st: State,
-                    variant: tuple[str, ...] | str | list[tuple[str, ...]] | None = None
-                    ) -> None:
+                    variant: tuple[str, ...] | str | list[tuple[str, ...]] | None = None,
+                    signature: avals.Signature | str = "?") -> None:
         """``variant``: the call's static argument values (None: it has none; "?": not all
         literal). A jitted function compiles again for each new static value: that is
         judged whenever this frame called it with another value before (its warm-up)."""
@@ -693,12 +721,29 @@ class Calls:
         compiles = made_here and origin not in st.called
         variants = variant if isinstance(variant, list) else [variant]
         by_sweep = False  # a round of ``for k in (8, 16)`` with a value not compiled yet
+        shape_sweep = False  # a round of ``for shape in [(8, 4), (16, 4)]``, as by_sweep
         for one in variants:
             if isinstance(one, tuple) and (origin, one) not in st.called and (
                     origin, "?") not in st.called and any(
-                        isinstance(c, tuple) and c[0] is origin for c in st.called):
+                        isinstance(c, tuple) and len(c) == 2 and c[0] is origin
+                        for c in st.called):
                 compiles = True
                 by_sweep = by_sweep or isinstance(variant, list)
+        if made_here and not compiles and not isinstance(signature, str) and (
+                origin, "aval", "?") not in st.called:
+            earlier: list[avals.Signature] = [
+                c[2] for c in st.called  # type: ignore[misc]
+                if isinstance(c, tuple) and len(c) == 3 and c[0] is origin and c[1] == "aval"]
+            # and every call of it the analysis has seen so far at other places, on any
+            # path or in any scratch state (a harness's runs): none may have had these
+            elsewhere = [sig for sig, nodes in self.signatures_seen.get(origin, {}).items()
+                         if nodes - {node}]
+            if earlier and all(not isinstance(e, str) and avals.differs(e, signature)
+                               for e in [*earlier, *elsewhere]):
+                # a new shape or dtype: traced and compiled again
+                compiles = True
+                self.shape_compiles[node] = (avals.text(earlier[0]), avals.text(signature))
+                shape_sweep = any(len(a) > 1 for _, a in signature)
         if compiles and self.frame.func is not None and origin in self.frame.created and (
                 origin not in self._shared_origins and origin not in self._memo_origins.values()):
             self.frame.fresh_jit = True  # made anew by this call, and called by it
@@ -725,6 +770,8 @@ class Calls:
             if by_sweep and isinstance(node, cst.Call):
                 given = {a.value.value for a in node.args if isinstance(a.value, cst.Name)}
                 swept = {loop for name, _, loop in self._loop_literals if name in given}
+            if shape_sweep:
+                swept |= {loop for _, _, loop in self._loop_shapes}
             self.loops_of.setdefault(node, set()).update(
                 loop for loop in self.frame.loop_stmts
                 if loop not in made_in and loop not in swept)
@@ -732,7 +779,8 @@ class Calls:
             # a call of it timed warm, known to be (a cold/warm pair); not a function this
             # frame cannot judge, which may or may not have been called before
             self.warm_timed.add((origin, (scope, text)))
-        st.called = st.called | {origin}
+        st.called = st.called | {origin, (origin, "aval", signature)}  # type: ignore[arg-type]
+        self.signatures_seen.setdefault(origin, {}).setdefault(signature, set()).add(node)
         for one in variants:
             if one is not None:
                 # a (function, static values) pair, kept beside the functions themselves

@@ -30,7 +30,7 @@ from dataclasses import replace
 
 import libcst as cst
 
-from jaxlint.analysis import names
+from jaxlint.analysis import avals, names
 from jaxlint.analysis.backends import Backends
 from jaxlint.analysis.budget import MAX_RECORDED, MAX_STEPS, TooComplex
 from jaxlint.analysis.calls import Calls, Frame, Summary
@@ -105,6 +105,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.top_of: dict[cst.CSTNode, cst.CSTNode | None] = {}
         self.tops: set[cst.CSTNode] = set()
         self._may_yield = "yield" in self._code
+        # shapes and dtypes spelt out are known (``avals.py``); not where x64 may be on, as
+        # the default dtype is then another
+        self.avals_known = "x64" not in self._code
         self._generators: dict[cst.CSTNode, bool] = {}
         # per function name, whether its definitions are generators (see _is_generator)
         self._verdicts: dict[str, frozenset[bool]] | None = None
@@ -189,6 +192,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._imported_jits: dict[str, cst.CSTNode] = {}
         # ``for k in (8, 16):`` being interpreted: (its variable, the values it takes, the loop)
         self._loop_literals: list[tuple[str, list[str], cst.For]] = []
+        self._loop_shapes: list[tuple[str, list[str], cst.For]] = []  # (see avals.made)
         # Binding targets given an integer literal (``n_warmup = 0``, ``def bench(reps=5)``):
         # a loop over ``range`` of one that is not positive never runs.
         self.int_bound: dict[cst.CSTNode, int] = {}
@@ -226,6 +230,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # stop of one round's region (a log of rounds: only the first carries a compile)
         self.stamp_reads: set[Site] = set()
         self.cleared_compiles: set[Site] = set()  # first calls after ``jax.clear_caches()``
+        # calls that compile again for new shapes or dtypes -> (those compiled before, these)
+        self.shape_compiles: dict[Site, tuple[str, str]] = {}
+        # per jitted function, the shapes and dtypes of its calls so far -> where made
+        self.signatures_seen: dict[Site, dict[avals.Signature | str, set[Site]]] = {}
         # calls written as syncs that cannot wait -> why: "no_argument"
         # (``jax.block_until_ready()`` raises TypeError), "uncalled" (``y.block_until_ready``
         # without the call), "container" (``(a, b).block_until_ready()`` raises
@@ -341,6 +349,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.jax_backed.clear()
         self.stamp_reads.clear()
         self.cleared_compiles.clear()
+        self.shape_compiles.clear()
+        self.signatures_seen.clear()
         self.no_op_syncs.clear()
         self.left_running.clear()
         self.read_ticks.clear()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis import names
+from jaxlint.analysis import avals, names
 from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     StmtLoc,
@@ -570,13 +570,36 @@ class Statements:
         if values is not None and isinstance(stmt.target, cst.Name):
             # ``for k in (8, 16):``: a static argument ``k`` takes each of these values
             self._loop_literals.append((stmt.target.value, values, stmt))
+        target = stmt.target.value if isinstance(stmt.target, cst.Name) else None
+        shapes = self._shape_items(stmt.iter) if values is None and target else None
+        if shapes is not None and target is not None:
+            # ``for shape in [(256, 4096), (512, 4096)]:``: the shapes of arrays made of it
+            self._loop_shapes.append((target, shapes, stmt))
         try:
             out = self._loop(st, body, stmt, None, once=once)
         finally:
             if values is not None and isinstance(stmt.target, cst.Name):
                 self._loop_literals.pop()
+            if shapes is not None:
+                self._loop_shapes.pop()
         if key is not None and held is not None and ends:
             self.frame.loop_called[key] = (held, frozenset.intersection(*ends))
+        return out
+
+    def _shape_items(self: FlowAnalysis, node: cst.BaseExpression) -> list[str] | None:
+        """The shapes a ``for`` loop over a literal list of tuples of integers takes, as
+        code (``avals.py``); None if it is no such loop."""
+        if not isinstance(node, (cst.Tuple, cst.List)) or not node.elements or len(
+                node.elements) > 64:
+            return None
+        out = []
+        for el in node.elements:
+            if not (isinstance(el, cst.Element) and isinstance(el.value, cst.Tuple)):
+                return None
+            text = self.module.code_for_node(el.value)
+            if avals.shape_text(text) is None:
+                return None
+            out.append(text)
         return out
 
     def _literal_items(self: FlowAnalysis, node: cst.BaseExpression) -> list[str] | None:

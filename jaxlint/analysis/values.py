@@ -54,6 +54,10 @@ class JaxVal:
     # ``one`` or ``listed`` waits for the device that holds it, not for the others (JAX107
     # ``one_shard``). Operations on ``shards`` and ``listed`` are not followed.
     shard: str = ""
+    # what the array is, as jit's cache sees it, when known from the code that made it
+    # (``jnp.ones((64, 512))``: "(64, 512):float32"); several for a loop over literal
+    # shapes; empty: not known (see ``avals.py``)
+    aval: tuple[str, ...] = ()
 
     def covers(self, site: Site, tick: int) -> bool:
         """Whether waiting for this value waits for ``site``, last dispatched at ``tick``."""
@@ -275,7 +279,7 @@ def join_jax(a: JaxVal, b: JaxVal) -> JaxVal:
     return JaxVal(max(a.tick, b.tick), a.origin | b.origin, a.deps | b.deps,
                   a.container or b.container, _still_uncovered(a, b) | _still_uncovered(b, a),
                   a.opaque and b.opaque, a.record and b.record,
-                  a.shard if a.shard == b.shard else "")
+                  a.shard if a.shard == b.shard else "", a.aval if a.aval == b.aval else ())
 
 
 def union_jax(values: Iterable[Value]) -> JaxVal | None:

@@ -24,6 +24,12 @@ class CompileInRegion(Rule):
     compiles on every call (no fix: a warm-up does not help). A progress log read on every
     round of a loop is not reported for its first round's compile.
 
+    Also a call that compiles again because its arrays have a new shape or dtype: every
+    earlier call of the function gave it arrays whose shapes or dtypes the code spells out
+    (`jnp.ones((1, 512))`, `x.astype(jnp.bfloat16)`, a loop over literal shapes), and at
+    some argument this call's differ (a warm-up on a one-row batch before a timed batch of
+    64). A shape or dtype not spelt out is never taken as new.
+
     ## Why is this bad?
     A jitted function traces and compiles on its first call, synchronously. The region then
     measures compilation, not the work: on an H200 the first call of a 0.5 ms matmul took
@@ -74,6 +80,9 @@ class CompileInRegion(Rule):
                 if call in ctx.flow.cleared_compiles:
                     yield self._cleared(ctx, region, call)
                     continue
+                if call in ctx.flow.shape_compiles:
+                    yield self._new_shape(ctx, region, call)
+                    continue
                 plan = warm_up_before_start(ctx.flow, region, call, ctx.line_of)
                 why = why_work(ctx, call)
                 explanation = "\n".join([
@@ -102,6 +111,27 @@ class CompileInRegion(Rule):
             "`jax.clear_caches()` runs before it on every path, so this call traces and "
             "compiles it again."])
         return Report(call, self.CLEARED.format(func=ctx.code(call.func, 40)), None,
+                      (*region.starts, region.stop), explanation)  # type: ignore[attr-defined]
+
+    NEW_SHAPE = ("`{func}` compiles again inside the timed region: it was compiled for "
+                 "{before}, and this call gives it {now} (a new shape or dtype), so the time "
+                 "includes compilation; warm it up on these shapes and dtypes before the "
+                 "clock starts")
+
+    def _new_shape(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
+        """A call with arguments of a new shape or dtype: jit's cache has no program for
+        them. The fix is the warm-up of a first call: the same call, before the start."""
+        before, now = ctx.flow.shape_compiles[call]
+        plan = warm_up_before_start(ctx.flow, region, call, ctx.line_of)  # type: ignore[arg-type]
+        explanation = "\n".join([
+            region_heading(ctx, region),
+            f"line {ctx.line(call)}: `{ctx.code(call, 50)}`: {why_work(ctx, call)}.",
+            f"Its array arguments here are {now}; every earlier call of it gave {before} "
+            "(shapes and dtypes as the code that made the arrays spells them), and jit "
+            "compiles one program per set of argument shapes and dtypes, so this call traces "
+            "and compiles it again."])
+        return Report(call, self.NEW_SHAPE.format(func=ctx.code(call.func, 40), now=now,
+                                                  before=before), plan,
                       (*region.starts, region.stop), explanation)  # type: ignore[attr-defined]
 
     HARNESS = ("each run of `{stmt}` compiles anew (it makes a new jitted function, or runs "

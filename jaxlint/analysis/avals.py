@@ -1,0 +1,157 @@
+"""Shapes and dtypes of arrays, where the code that makes them spells them out.
+
+A jitted function compiles once per set of argument shapes and dtypes (and static values):
+a call with an array of a new shape or dtype traces and compiles it again (a warm-up on a
+one-row batch, a float32 warm-up before a bfloat16 loop). The analysis knows an array's
+shape and dtype only where a constructor is given literals (``jnp.ones((64, 512))``,
+``jax.random.normal(key, (n, 4), jnp.bfloat16)`` with ``n`` unknown is not known) or where
+``x.astype(dtype)`` changes the dtype of a known array; any other operation makes an array
+whose shape is not known. A call is taken to compile again only when, at some argument, it
+and every earlier call of the function have known, different shapes or dtypes: unknown
+never counts as different.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+import libcst as cst
+
+from jaxlint.analysis.syntax import dotted, literal_text
+
+# constructors: (position of the shape, position of the dtype); keywords ``shape``/``dtype``
+CONSTRUCTORS: dict[str, tuple[int, int]] = {
+    "jax.numpy.ones": (0, 1),
+    "jax.numpy.zeros": (0, 1),
+    "jax.numpy.empty": (0, 1),
+    "jax.numpy.full": (0, 2),
+    "jax.random.normal": (1, 2),
+    "jax.random.uniform": (1, 2),
+    "jax.random.truncated_normal": (3, 4),
+}
+DTYPES = frozenset({
+    "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
+    "uint8", "uint16", "uint32", "uint64", "bool_", "complex64", "complex128"})
+BUILTIN_DTYPES = {"float": "float32", "int": "int32", "bool": "bool_", "complex": "complex64"}
+DEFAULT_DTYPE = "float32"  # (JAX without x64: see ``FlowAnalysis.avals_known``)
+# without x64, a 64-bit dtype asked for is its 32-bit one (JAX warns and truncates)
+WITHOUT_X64 = {"float64": "float32", "int64": "int32", "uint64": "uint32",
+               "complex128": "complex64"}
+
+
+def dtype_of(node: cst.BaseExpression | None) -> str | None:
+    """``jnp.bfloat16``, ``np.float32``, ``"float32"``, ``float``: the dtype's name."""
+    name = _dtype_name(node)
+    return WITHOUT_X64.get(name, name) if name is not None else None
+
+
+def _dtype_name(node: cst.BaseExpression | None) -> str | None:
+    if node is None:
+        return None
+    if isinstance(node, cst.SimpleString):
+        text = node.evaluated_value if isinstance(node.evaluated_value, str) else ""
+        return text if text in DTYPES else None
+    if isinstance(node, cst.Name) and node.value in BUILTIN_DTYPES:
+        return BUILTIN_DTYPES[node.value]
+    spelled = dotted(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+    last = spelled.rsplit(".", 1)[-1] if spelled else None
+    return last if last in DTYPES else None
+
+
+def shape_text(literal: str) -> str | None:
+    """``(1024, 1024)``, ``[64, 512]``, ``512``: the shape as one text, else None."""
+    try:
+        value = ast.literal_eval(literal)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = (value,)
+    if isinstance(value, (tuple, list)) and all(
+            isinstance(d, int) and not isinstance(d, bool) for d in value):
+        return str(tuple(value))
+    return None
+
+
+def _argument(node: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [a for a in node.args if a.keyword is None]
+    if any(a.star for a in positional[:position + 1]):
+        return None
+    return positional[position].value if position < len(positional) else None
+
+
+def made(q: str, node: cst.Call, loop_literals: Sequence[tuple[str, list[str], object]]
+         ) -> tuple[str, ...]:
+    """The avals of the array ``q(...)`` makes, if its shape and dtype are spelt out; a
+    shape named by the variable of a loop over literals gives one per element."""
+    where = CONSTRUCTORS.get(q)
+    if where is None:
+        return ()
+    shape_node = _argument(node, where[0], "shape")
+    if shape_node is None:
+        texts: list[str] = []
+    elif isinstance(shape_node, cst.Name):
+        swept = [v for n, v, _ in reversed(loop_literals) if n == shape_node.value]
+        texts = swept[0] if swept else []
+    else:
+        texts = [cst.Module([]).code_for_node(shape_node)]
+    shapes = [shape_text(t) for t in texts] or [None]
+    if None in shapes:
+        shapes = ["?"]  # (its dtype may still be known)
+    dtype_node = _argument(node, where[1], "dtype")
+    if dtype_node is not None:
+        dtype = dtype_of(dtype_node)
+    elif q == "jax.numpy.full":
+        fill = _argument(node, 1, "fill_value")
+        text = literal_text(fill) if fill is not None else None
+        dtype = None if text is None else "float32" if "." in text else "int32"
+    else:
+        dtype = DEFAULT_DTYPE
+    if dtype is None and shapes == ["?"]:
+        return ()
+    return tuple(dict.fromkeys(f"{s}:{dtype or '?'}" for s in shapes if s is not None))
+
+
+def as_dtype(avals: tuple[str, ...], node: cst.Call) -> tuple[str, ...]:
+    """``x.astype(dtype)`` of an array whose avals are ``avals``."""
+    dtype = dtype_of(node.args[0].value) if node.args and node.args[0].keyword is None else (
+        None)
+    if dtype is None:
+        return ()
+    return tuple(dict.fromkeys(f"{a.rsplit(':', 1)[0]}:{dtype}" for a in avals or ("?:",)))
+
+
+Signature = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _apart(a: str, b: str) -> bool:
+    """Two avals ("shape:dtype", either part "?" when not known) surely different."""
+    shape_a, _, dtype_a = a.rpartition(":")
+    shape_b, _, dtype_b = b.rpartition(":")
+    return ("?" not in (shape_a, shape_b) and shape_a != shape_b) or (
+        "?" not in (dtype_a, dtype_b) and dtype_a != dtype_b)
+
+
+def differs(earlier: Signature, now: Signature) -> bool:
+    """Whether a call with ``now`` surely (or, over a loop's literal shapes, on some round)
+    needs another program than one with ``earlier``: some argument with a shape or dtype
+    known to be none of those ``earlier`` gave it."""
+    before = dict(earlier)
+    return any(any(all(_apart(b, a) for b in before.get(key, ())) for a in avals)
+               for key, avals in now if avals and before.get(key))
+
+
+def text(signature: Signature) -> str:
+    """The known shapes and dtypes of a call, for messages: ``(64, 512) float32``, a shape
+    or dtype not known left out."""
+    return " and ".join(" or ".join(_spoken(a) for a in avals)
+                        for _, avals in signature if avals)
+
+
+def _spoken(aval: str) -> str:
+    shape, _, dtype = aval.rpartition(":")
+    known = [part for part in (shape, dtype) if part != "?"]
+    return " ".join(known) if known else "an array"

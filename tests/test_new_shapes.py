@@ -1,0 +1,115 @@
+"""JAX105 for a call that compiles again: its arrays have a shape or dtype that no earlier
+call of the jitted function had (a warm-up on a one-row batch, float32 warm-up before a
+bfloat16 loop). Only shapes and dtypes the code spells out count; unknown is never new."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from jaxlint import lint_source
+
+TEMPLATE = """\
+import time
+
+import jax
+import jax.numpy as jnp
+
+f = jax.jit(lambda a: a * 2)
+key = jax.random.PRNGKey(0)
+{setup}
+t0 = time.perf_counter()
+y = f({timed})
+y.block_until_ready()
+print(time.perf_counter() - t0)
+"""
+
+
+def _codes(setup: str, timed: str) -> list[tuple[str, int]]:
+    source = TEMPLATE.format(setup=textwrap.dedent(setup).strip(), timed=timed)
+    return [(f.code, f.line) for f in lint_source(source, "bench.py")]
+
+
+def _line_of_call(setup: str) -> int:
+    return TEMPLATE.format(setup=textwrap.dedent(setup).strip(), timed="x").splitlines(
+    ).index("y = f(x)") + 1
+
+
+@pytest.mark.parametrize("setup, timed", [
+    ("f(jnp.ones((1, 512))).block_until_ready()\nx = jnp.ones((64, 512))", "x"),
+    ("x = jnp.zeros((8, 8))\nf(x).block_until_ready()\nx = x.astype(jnp.bfloat16)", "x"),
+    ("f(jax.random.normal(key, (4, 4))).block_until_ready()\nx = jnp.ones((4, 4), jnp.int32)",
+     "x"),
+    ("f(jnp.full((3,), 0.5)).block_until_ready()\nx = jnp.empty(3, dtype='int8')", "x"),
+    # the dtype alone is known (the shape is not), and it is new
+    ("f(jnp.ones(n)).block_until_ready()\nx = jnp.ones(n).astype(jnp.float16)", "x"),
+])
+def test_a_new_shape_or_dtype_compiles_again(setup: str, timed: str) -> None:
+    assert _codes("n = 7\n" + setup, timed) == [("JAX105", _line_of_call("n = 7\n" + setup))]
+
+
+@pytest.mark.parametrize("setup, timed", [
+    # the same shape and dtype, spelt differently
+    ("f(jnp.ones((3,))).block_until_ready()\nx = jnp.zeros(3, dtype=jnp.float32)", "x"),
+    ("f(jnp.ones([2, 2], 'float32')).block_until_ready()\nx = jnp.ones((2, 2))", "x"),
+    # float64 without x64 is float32
+    ("f(jnp.ones(4, jnp.float64)).block_until_ready()\nx = jnp.ones(4)", "x"),
+    # a shape not spelt out is not known to be new
+    ("f(jnp.ones((1, 4))).block_until_ready()\nx = jnp.ones((n, 4))", "x"),
+    ("f(jnp.ones((1, 4))).block_until_ready()\nx = jnp.ones((8, 4)) * 2", "x"),
+    ("f(jnp.ones((1, 4))).block_until_ready()\nx = g((8, 4))", "x"),
+    # an earlier call of unknown shape may have compiled it
+    ("f(jnp.ones((1, 4))).block_until_ready()\nf(g()).block_until_ready()\n"
+     "x = jnp.ones((8, 4))", "x"),
+    # written with a keyword once and by position once: not compared
+    ("f(a=jnp.ones((1, 4))).block_until_ready()\nx = jnp.ones((8, 4))", "x"),
+    # a harness ran it on the timed shape (its runs are analysed apart from the path)
+    ("import timeit\nx = jnp.ones((8, 4))\ntimeit.timeit(lambda: f(x).block_until_ready(), number=3)\n"
+     "f(jnp.ones((1, 4))).block_until_ready()", "x"),
+    # warmed up on the timed shape
+    ("f(jnp.ones((1, 4))).block_until_ready()\nx = jnp.ones((8, 4))\n"
+     "f(x).block_until_ready()", "x"),
+])
+def test_no_new_shape_is_claimed_without_knowing(setup: str, timed: str) -> None:
+    assert _codes("n = 7\ndef g(*s): return jnp.ones(s)\n" + setup, timed) == []
+
+
+def test_with_x64_maybe_on_dtypes_are_not_judged() -> None:
+    setup = ("jax.config.update('jax_enable_x64', True)\n"
+             "f(jnp.ones(4, jnp.float64)).block_until_ready()\nx = jnp.ones(4, jnp.float32)")
+    assert _codes(setup, "x") == []
+
+
+def test_a_loop_over_literal_shapes_compiles_in_each_new_round() -> None:
+    source = textwrap.dedent("""\
+        import time
+
+        import jax
+        import jax.numpy as jnp
+
+        f = jax.jit(lambda a: a.sum())
+        f(jnp.ones((256, 64))).block_until_ready()
+        for shape in [(256, 64), (512, 64)]:
+            xs = jax.random.normal(jax.random.PRNGKey(1), shape)
+            t0 = time.perf_counter()
+            out = f(xs)
+            out.block_until_ready()
+            print(shape, time.perf_counter() - t0)
+        """)
+    (finding,) = lint_source(source, "sweep.py")
+    assert (finding.code, finding.line) == ("JAX105", 11)
+    assert "(512, 64) float32" in finding.message
+    warmed = source.replace("    t0 = time.perf_counter()\n",
+                            "    f(xs).block_until_ready()\n    t0 = time.perf_counter()\n")
+    assert lint_source(warmed, "sweep.py") == []
+
+
+def test_the_message_names_both_shapes() -> None:
+    setup = "f(jnp.ones((1, 512))).block_until_ready()\nx = jnp.ones((64, 512))"
+    source = TEMPLATE.format(setup=setup, timed="x")
+    (finding,) = lint_source(source, "bench.py")
+    assert finding.message == (
+        "`f` compiles again inside the timed region: it was compiled for (1, 512) float32, "
+        "and this call gives it (64, 512) float32 (a new shape or dtype), so the time "
+        "includes compilation; warm it up on these shapes and dtypes before the clock starts")
