@@ -528,18 +528,9 @@ class ProjectIndex(Mapping[str, "Value"]):
         if owner and self._file_for(module) is None:
             from jaxlint.analysis.values import TimerFactory, TimerObject
 
-            exported = self._exports(owner)
-            holder = exported.get(obj)
+            holder = self._exports(owner).get(obj)
             if isinstance(holder, TimerObject) and name in holder.methods:
                 return TimerFactory()
-            # ``serve.engine.Engine.submit``: a method of a class the module defines
-            method = exported.get(f"{obj}.{name}")
-            if method is not None:
-                return method
-            # ``serve.Engine.submit``, the package re-exporting ``from .engine import Engine``
-            origin = self._imported_from(owner, obj) if hops < MAX_REEXPORTS else None
-            if origin is not None and origin != module:
-                return self._lookup(f"{origin}.{name}", hops + 1)
         raise KeyError(key)
 
     def _imported_from(self, module: str, name: str) -> str | None:

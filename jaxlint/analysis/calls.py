@@ -206,29 +206,6 @@ class Calls:
             out.append((kw, arg.star, value))
         return out
 
-    def _call_known_method(self: FlowAnalysis, known: Value, node: cst.Call,
-                           values: list[Value], st: State) -> Value:
-        """A method of another module's class called with ``values`` (its arguments,
-        evaluated), by what that module's summary says it does (``_method_export``)."""
-        jax_args = [v for v in values if isinstance(v, JaxVal)]
-        if isinstance(known, JaxCallable):
-            if known.needs_jax_args and not jax_args and not self.is_jax_module():
-                return None  # (as ``_call_value``: what makes a module JAX)
-            self._note_call(known, node, st)
-            self.why[node] = ("jitted", known.origin)
-            result = self._dispatch(node, values, st)
-            if known.synced:
-                self._sync(result, st)
-            return result
-        if isinstance(known, Ref) and known.name == "jax.block_until_ready":
-            self._sync(union_jax(jax_args), st, site=node)  # it waits for its arguments
-            return union_jax(values)
-        if isinstance(known, Ref) and known.name == "jax.device_get":
-            for v in jax_args:
-                self._sync(v, st, transfer=True)
-            return None
-        return None  # (``INERT``: neither computes, nor waits, nor copies)
-
     def _call_value(self: FlowAnalysis, callee: Value, node: cst.Call, st: State) -> Value:
         if isinstance(callee, Ref):
             return self._call_ref(callee.name, node, st)
@@ -607,14 +584,6 @@ class Calls:
             for v in values:
                 self._sync(v, st, transfer=True)
             return None
-        if isinstance(base, LibObject) and base.name and (st.timers or self._under_timer) and (
-                not self.jax_library(base.name)):
-            # an object of a class of another module of the project (``engine =
-            # Engine(model, params)``): its method as that module's code does it, when the
-            # index can tell (a clock is running: see ``_call_ref``)
-            known = self._from_index(f"{base.name}.{attr}")
-            if isinstance(known, (JaxCallable, Ref)):
-                return self._call_known_method(known, node, values, st)
         if isinstance(base, LibObject):
             if values and isinstance(values[0], (Func, JaxCallable)) and attr not in (
                     "init", "apply"):

@@ -591,14 +591,13 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
                 found.add(attr)
         return frozenset(found)
 
-    def _works_alone(self, value: Func, bound: dict[str, Value] | None = None) -> bool:
+    def _works_alone(self, value: Func) -> bool:
         """Whether a function dispatches JAX work even when given no JAX values (it calls
         jnp, a jitted function): else its work is only operations on what it is given
         (``def normalize(x): return (x - x.mean()) / x.std()``), which are not JAX work when
         a PyTorch or NumPy caller gives it its own arrays."""
         self._frames = [Frame(func=None)]
         params: dict[str, Value] = {p: None for p in self._positional_params(value.node)}
-        params.update(bound or {})
         self._under_timer += 1
         try:
             return self._call_function(value, params).work
@@ -646,9 +645,6 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         made with a clock running. (A timer the module imports from another module, as a
         package's ``__init__`` re-exporting ``Timer``, is followed by the index itself:
         ``ProjectIndex._lookup``.)"""
-        head, _, attr = name.partition(".")
-        if attr:
-            return self._method_export(self.globals.get(head), attr)
         value = self.globals.get(name)
         if self._is_timer(value):
             return TimerFactory()
@@ -669,51 +665,6 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         defaulted = {p.name.value for p in params_of(value.node) if p.default}
         params: dict[str, Value] = {
             p: INPUT for p in self._positional_params(value.node) if p not in defaulted}
-        return self._summary_export(value, params)
-
-    def _method_export(self, klass: Value, attr: str) -> Value:
-        """What another module needs to know of the method ``attr`` of the module-level
-        class ``klass`` (``engine.submit(toks)`` on an ``Engine`` made there): the method's
-        summary as for a function, with ``self`` an instance whose attributes are what the
-        class's ``__init__`` stores from arguments it is given (unknown: JAX values, as the
-        parameters of an exported function). None for timers (exported as the class) and
-        for anything else."""
-        if not isinstance(klass, Klass) or self._is_timer(klass) or attr.startswith("__"):
-            return None
-        method = klass.members.get(attr)
-        if not (isinstance(method, Func) and isinstance(method.node, cst.FunctionDef)) or (
-                self.is_abstract(method)):
-            return None  # (an abstract method: what a subclass does is not known here)
-        positional = self._positional_params(method.node)
-        if not positional or any(isinstance(d.decorator, cst.Name) and d.decorator.value in (
-                "staticmethod", "classmethod", "property") for d in method.node.decorators):
-            return None
-        instance = Instance(klass)
-        init = klass.members.get("__init__")
-        init_params = (self._positional_params(init.node)
-                       if isinstance(init, Func) and isinstance(init.node, cst.FunctionDef)
-                       else [])
-        if isinstance(init, Func) and init_params:
-            # (once: the members it stores stay with the class; the memo keeps it cheap)
-            self._frames = [Frame(func=None)]
-            first, *rest = init_params
-            given = {p.name.value for p in params_of(init.node) if p.default}
-            self._under_timer += 1
-            try:
-                self._call_function(init, {first: instance, **{
-                    p: INPUT for p in rest if p not in given}})
-            finally:
-                self._under_timer -= 1
-        self._frames = [Frame(func=None)]
-        defaulted = {p.name.value for p in params_of(method.node) if p.default}
-        params: dict[str, Value] = {positional[0]: instance, **{
-            p: INPUT for p in positional[1:] if p not in defaulted}}
-        return self._summary_export(method, params, {positional[0]: instance})
-
-    def _summary_export(self, value: Func, params: dict[str, Value],
-                        bound: dict[str, Value] | None = None) -> Value:
-        """A function's summary, as another module's file sees it (see ``export``);
-        ``bound``: what its parameters hold that the caller does not give (``self``)."""
         self._under_timer += 1
         try:
             summary = self._call_function(value, params)
@@ -726,11 +677,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             # (a function that waits, then calls JAX again and leaves that running, is no
             # sync; one that waits and then only operates on values, maybe host ones, is)
             synced = (summary.waits or summary.waits_by_transfer) and not summary.leaves_calls
-            return JaxCallable(synced=synced,
-                               needs_jax_args=not self._works_alone(value, bound))
+            return JaxCallable(synced=synced, needs_jax_args=not self._works_alone(value))
         if summary.work:
             # its own work is finished when it returns
-            return JaxCallable(synced=True, needs_jax_args=not self._works_alone(value, bound))
+            return JaxCallable(synced=True, needs_jax_args=not self._works_alone(value))
         if summary.waits_for_args:
             return Ref("jax.block_until_ready")
         if summary.transfers_args:
