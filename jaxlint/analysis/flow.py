@@ -296,8 +296,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         for k, v in end.env.items():
             old = self.globals.get(k)
             if isinstance(old, Klass) and isinstance(v, Klass) and old is not v:
+                # (functions stored on the object only: other attributes pass 2 saw,
+                # a reading held, are one call's and not the class's)
                 missing = {a: m for a, m in v.members.items()
-                           if m is not None and old.members.get(a) is None}
+                           if isinstance(m, Ref) and old.members.get(a) is None}
                 old.members.update(missing)
                 grown = grown or bool(missing)
         if learnt or grown:
