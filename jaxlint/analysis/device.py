@@ -99,6 +99,7 @@ class Device:
                 if transfer:
                     st.transferred[work] = tick
                     self.transfer_where.setdefault(work, self._loc)
+                    self.transfer_loops.setdefault(work, self.all_loops())
         if not transfer:
             for work, tick in list(st.transferred.items()):
                 if value.covers(work, tick):

@@ -158,6 +158,11 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._next_stmt: cst.CSTNode | None = None
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
+        # the loops (of every frame on the call stack) around a host copy and a timer read:
+        # a copy in a loop that the region's start read is not in recurs in the timed work
+        # (``Timers.regions``)
+        self.transfer_loops: dict[Site, tuple[cst.CSTNode, ...]] = {}
+        self.read_loops: dict[Site, tuple[cst.CSTNode, ...]] = {}
         # Why a site is JAX work, for explanations: ("jitted", the node that made the
         # function), ("api", qualified name), ("helper", the function's node), ("library",
         # None); sites not here operate on JAX values (``y @ y``, ``y[0]``).
@@ -340,6 +345,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._journal.clear()
         self._bound_at.clear()
         self.transfer_where.clear()
+        self.transfer_loops.clear()
+        self.read_loops.clear()
         self.why.clear()
         self._regions = None
         self.harnesses.clear()
@@ -592,6 +599,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             if isinstance(self._call_function(member, params).result, TimedBlock):
                 found.add(attr)
         return frozenset(found)
+
+    def all_loops(self) -> tuple[cst.CSTNode, ...]:
+        """The loops around the statement being analysed, in its frame and its callers'."""
+        return tuple(loop for frame in self._frames for loop in frame.loop_stmts)
 
     def _works_alone(self, value: Func) -> bool:
         """Whether a function dispatches JAX work even when given no JAX values (it calls

@@ -325,6 +325,7 @@ class Timers:
         self.next_of.setdefault(node, self._next_stmt)
         self.context_of.setdefault(node, (tuple(self.frame.loop_stmts),
                                           tuple(self.frame.branches)))
+        self.read_loops.setdefault(node, self.all_loops())
         self.scope_of.setdefault(node, self.frame.func.node if self.frame.func else None)
         loops = self.frame.loop_stmts
         self.read_loop.setdefault(node, loops[-1] if loops else None)
@@ -472,6 +473,7 @@ class Timers:
             lifted.setdefault(read, set()).add(node)
         if self._stmt_line is not None:
             self.read_lines.setdefault(node, self._stmt_line)
+        self.read_loops.setdefault(node, self.all_loops())
         st.reads[node] = self._tick()
         self._read_log.append(node)
         if returns_reading:
@@ -673,6 +675,15 @@ class Timers:
                 # The work was waited for explicitly; what is copied after is a small
                 # operation on its results (``float(loss.mean())``), not the timed work.
                 host_synced = frozenset()
+            if host_synced:
+                # A copy the timed loop makes on every round (an RL loop's
+                # ``jax.device_get(actions)``, an evaluator's per-batch ``device_get``, a
+                # progress print of the loss) is part of the work timed, not the region's
+                # way of waiting at its end: the region is synced, and no JAX104.
+                around = set().union(*(self.read_loops.get(s, ()) for s in starts))
+                host_synced = frozenset(
+                    s for s in host_synced
+                    if all(loop in around for loop in self.transfer_loops.get(s, ())))
             # (a function made after the start read: the region is a total that contains
             # its making, compile included: ``compiles``' policy)
             # (a function made anew on each round of a loop in the region is compiled on

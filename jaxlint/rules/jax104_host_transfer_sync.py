@@ -17,7 +17,10 @@ class HostTransferSync(Rule):
     """## What it does
     Finds a timed region whose only wait for its JAX work is a device-to-host copy:
     `np.asarray(y)`, `np.array(y)`, `float(y)`, `int(y)`, `y.item()`, `y.tolist()`,
-    `print(y)`, `jax.device_get(y)`, or formatting `y` in a string.
+    `print(y)`, `jax.device_get(y)`, or formatting `y` in a string. A copy the timed loop
+    makes on every round (fetching each step's actions or metrics, a progress print of the
+    loss, storing each result into a NumPy array) is part of the work timed, not the
+    region's way of waiting: such a region is synced and not reported.
 
     ## Why is this bad?
     The copy does wait for the work, but the time now includes the transfer to the host,
