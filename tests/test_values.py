@@ -30,3 +30,28 @@ def test_union_is_the_left_fold_of_joins(values: list[object]) -> None:
         expected = JaxVal(folded.tick, folded.origin, folded.deps, False, folded.uncovered,
                           folded.opaque, folded.record, folded.shard, folded.aval)
     assert union_jax(values) == expected
+
+
+def test_members_kinds_follow_every_change_of_kind() -> None:
+    from jaxlint.analysis.values import Members
+
+    def kinds(m: Members) -> tuple[tuple[str, type], ...]:
+        return tuple((k, type(v)) for k, v in m.items())
+
+    m = Members(a=None)
+    assert m.kinds() == kinds(m)
+    m["b"] = JaxVal()
+    assert m.kinds() == kinds(m)
+    m["b"] = JaxVal(tick=3)  # same kind: the same key
+    assert m.kinds() == kinds(m)
+    m["a"] = JaxVal()
+    m.update(c=None)
+    m.setdefault("d", JaxVal())
+    assert m.kinds() == kinds(m) and len(m.kinds()) == 4
+    del m["c"]
+    m.pop("d")
+    assert m.kinds() == kinds(m) == (("a", JaxVal), ("b", JaxVal))
+    m |= {"e": None}
+    assert m.kinds() == kinds(m)
+    m.clear()
+    assert m.kinds() == ()

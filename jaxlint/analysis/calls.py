@@ -1066,7 +1066,7 @@ class Calls:
         if isinstance(value, Instance):
             # what its class knows of instances so far: a method analysed when its class was
             # defined (attributes unknown) is analysed again once a constructor stored them
-            return value, tuple((k, type(v)) for k, v in value.klass.members.items())
+            return value, value.klass.members.kinds()
         return value
 
     def closure_key(self: FlowAnalysis, fn: Func) -> object:

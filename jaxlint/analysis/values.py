@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import libcst as cst
 
@@ -206,10 +207,64 @@ class Func:
     owner: Klass | None = None
 
 
+class Members(dict[str, "Value"]):
+    """A class's members (methods, class attributes, what instances were seen to store).
+
+    ``kinds()``: each member's name and the type of what it holds, which the memo of method
+    calls keys an instance by (a method analysed before a constructor stored attributes is
+    analysed again after). Kept until a member changes kind: building it at every call of a
+    method cost a class of N methods calling each other N**2."""
+
+    __slots__ = ("_kinds",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._kinds: tuple[tuple[str, type], ...] | None = None
+
+    def kinds(self) -> tuple[tuple[str, type], ...]:
+        if self._kinds is None:
+            self._kinds = tuple((k, type(v)) for k, v in self.items())
+        return self._kinds
+
+    def __setitem__(self, key: str, value: Value) -> None:
+        if key not in self or type(self[key]) is not type(value):
+            self._kinds = None
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self._kinds = None
+        super().__delitem__(key)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def pop(self, *args: Any) -> Any:
+        self._kinds = None
+        return super().pop(*args)
+
+    def popitem(self) -> tuple[str, Value]:
+        self._kinds = None
+        return super().popitem()
+
+    def clear(self) -> None:
+        self._kinds = None
+        super().clear()
+
+    def __ior__(self, other: Any) -> Members:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+
 @dataclass(frozen=True, eq=False)
 class Klass:
     node: cst.ClassDef
-    members: dict[str, Value] = field(default_factory=dict)
+    members: Members = field(default_factory=Members)
 
 
 @dataclass(frozen=True)
