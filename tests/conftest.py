@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 
 # The blind synthetic set is code to lint, not tests: its pytest-benchmark suite
@@ -24,3 +26,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     ordered = sorted((items[k] for k in at), key=lambda item: str(item.callspec.params["path"]))
     for k, item in zip(at, ordered):
         items[k] = item
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _share_fixture_answers(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Under pytest-xdist, the test processes of this run share fixture_support's answers
+    through a folder of the run's own temporary folder (which every worker's is inside)."""
+    import fixture_support
+
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent / "fixture-answers"
+        shared.mkdir(exist_ok=True)
+        fixture_support.SHARED = shared
