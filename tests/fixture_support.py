@@ -58,7 +58,9 @@ def fix(path: Path, unsafe_fixes: bool, data: bytes | None = None) -> Any:
 SHARED: Path | None = None
 
 
-def _shared(kind: str, compute: Callable[[], Any], *key: object) -> Any:
+def shared(kind: str, compute: Callable[[], Any], *key: object) -> Any:
+    """``compute()``, worked out once in this run for ``kind`` and ``key`` when SHARED is set
+    (the answer must pickle)."""
     if SHARED is None:
         return compute()
     digest = hashlib.sha256(pickle.dumps((kind, *key))).hexdigest()
@@ -78,12 +80,12 @@ def _shared(kind: str, compute: Callable[[], Any], *key: object) -> Any:
 def _lint(path: str, data: bytes) -> tuple[Any, ...]:
     from jaxlint import lint_source
 
-    return _shared("lint", lambda: tuple(lint_source(data, path)), path, data)
+    return shared("lint", lambda: tuple(lint_source(data, path)), path, data)
 
 
 @functools.cache
 def _fix(path: str, data: bytes, unsafe_fixes: bool) -> Any:
     from jaxlint import fix_source
 
-    return _shared("fix", lambda: fix_source(data, path, unsafe_fixes=unsafe_fixes), path, data,
+    return shared("fix", lambda: fix_source(data, path, unsafe_fixes=unsafe_fixes), path, data,
                    unsafe_fixes)
