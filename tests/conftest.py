@@ -17,6 +17,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """A background job of a non-interactive shell (``pytest ... &`` in a script) starts with
+    Ctrl-C ignored, and passes that on to every process it starts: the tests of what Ctrl-C
+    does would fail (``--watch`` waited 30 s for its exit), as no user's terminal runs
+    jaxlint. Ctrl-C is given back its default here (in each pytest-xdist worker too)."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The fixture tests ask several questions of each fixture, and fixture_support answers
     each question once per test process: run them one fixture after another, so that the
