@@ -54,8 +54,12 @@ def test_timed_synced():
     elapsed = time.perf_counter() - t0
     assert elapsed >= 0
 '''
-BENCH = ["-p", "no:cacheprovider", "--benchmark-disable-gc", "--benchmark-min-rounds=3",
-         "--benchmark-max-time=0.05", "--benchmark-warmup=off", "-W", "default"]
+# Hypothesis's pytest plugin imports hypothesis at every start (1.5 s of a pytest run's
+# 2.7 s here); the suites run here do not use it.
+NO_HYPOTHESIS = ["-p", "no:hypothesispytest"]
+BENCH = [*NO_HYPOTHESIS, "-p", "no:cacheprovider", "--benchmark-disable-gc",
+         "--benchmark-min-rounds=3", "--benchmark-max-time=0.05", "--benchmark-warmup=off", "-W",
+         "default"]
 
 
 @pytest.fixture
@@ -97,13 +101,14 @@ def test_clock_is_untouched():
     t0 = time.perf_counter()
     assert time.perf_counter() >= t0
 ''')
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-W", "default")
+    result = pytester.runpytest_subprocess(*NO_HYPOTHESIS, "-p", "no:cacheprovider", "-W",
+                                           "default")
     result.assert_outcomes(passed=1)
     plugins, *rest = [line for line in result.outlines if line.startswith("plugins: ")] or [""]
     assert "jaxlint-" in plugins and not rest  # loaded through the pytest11 entry point
     assert "jaxlint" not in "\n".join(x for x in result.outlines if x != plugins).lower()
     assert "jaxlint" not in result.stderr.str().lower()
-    help_text = pytester.runpytest_subprocess("--help").stdout.str()
+    help_text = pytester.runpytest_subprocess(*NO_HYPOTHESIS, "--help").stdout.str()
     assert "--jaxlint=[warn|error]" in help_text
 
 

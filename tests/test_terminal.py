@@ -112,10 +112,16 @@ def jaxlint_env(args: list[str], cwd: Path, env: dict[str, str]):  # type: ignor
 
 @pytest.mark.slow
 def test_progress_goes_to_a_terminals_stderr_for_long_runs_only(tmp_path: Path) -> None:
-    from helpers import ROOT
+    from jaxlint.cli import PROGRESS_MIN_FILES
 
-    # A long run: every fixture, each analysed (no cache).
-    long = ["--no-cache", "-j1", "--exit-zero", str(ROOT / "fixtures")]
+    # A long run: as many files as make one (a run of fewer shows no progress), each
+    # analysed (no cache).
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(PROGRESS_MIN_FILES):
+        (many / f"bench_{i:02d}.py").write_text(MISTAKE)
+    assert len(list(many.glob("*.py"))) >= PROGRESS_MIN_FILES
+    long = ["--no-cache", "-j1", "--exit-zero", str(many)]
     status, out, err = on_a_terminal(long, tmp_path, stdout_tty=False, stderr_tty=True)
     assert status == 0
     assert re_search(r"\r\S*\s*checking \d+/\d+ files", err), repr(err[:300])
