@@ -523,9 +523,10 @@ def _fix(source: Source, path: str, unsafe_fixes: bool, settings: Settings) -> F
         from jaxlint.fixer import apply_plans
 
         assert module is not None
+        text = current if isinstance(current, str) else current.decode(module.encoding)
         with _analysis_limits():  # libcst's transformer, on the same source
             fixed_module = apply_plans(module, [plan for _, plan in chosen],
-                                       settings.line_length)
+                                       settings.line_length, text)
         candidate: Source = (
             fixed_module.bytes if isinstance(source, bytes) else fixed_module.code
         )
@@ -599,11 +600,12 @@ def fix_each(source: Source, path: str = "<string>", settings: Settings | None =
     from jaxlint.fixer import apply_plans
 
     out = []
+    text = source if isinstance(source, str) else source.decode(module.encoding)
     for finding, plan in results:
         if plan is None:
             continue
         with _analysis_limits():
-            fixed = apply_plans(module, [plan], settings.line_length)
+            fixed = apply_plans(module, [plan], settings.line_length, text)
         candidate: Source = fixed.bytes if isinstance(source, bytes) else fixed.code
         if candidate != source and _parses_like(source, candidate, path):
             out.append(OneFix(finding, plan, candidate))

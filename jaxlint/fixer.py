@@ -12,6 +12,7 @@ tuple of names still does not fit, one name a line with a trailing comma.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import libcst as cst
@@ -377,10 +378,41 @@ class _Nodes(cst.CSTVisitor):
         self.nodes.add(node)
 
 
-def _jax_name(module: cst.Module, guard: cst.Try | None) -> str:
+# The word ``jax`` in a module's text, and what makes one occurrence surely no binding of
+# the name to anything but the package: an attribute follows (``jax.jit``, ``import
+# jax.numpy``, ``from jax.lax import scan``), or the line is ``import jax...`` or ``from jax
+# import ...`` (not continued from the line above).
+_JAX_WORD = re.compile(r"(?<![\w.])jax(?!\w)")
+_ATTRIBUTE_AFTER = re.compile(r"[ \t]*\.")
+_IMPORT_BEFORE = re.compile(r"[ \t]*(import|from)[ \t]+")
+
+
+def _only_jax_imports(text: str) -> bool:
+    """Whether every occurrence of the word ``jax`` in ``text`` is one that binds nothing
+    but the jax package (see above): then no scope binds the name to anything else. A
+    ``False`` says only that the text must be read as code (``jax`` in a comment, a
+    string, a parameter)."""
+    for match in _JAX_WORD.finditer(text):
+        start, end = match.span()
+        if _ATTRIBUTE_AFTER.match(text, end):
+            continue
+        line = text.rfind("\n", 0, start) + 1
+        before = text.rfind("\n", 0, max(line - 1, 0)) + 1
+        continued = line > 0 and text[before:line - 1].rstrip("\r").endswith("\\")
+        prefix = _IMPORT_BEFORE.fullmatch(text, line, start)
+        if prefix is None or continued:
+            return False
+    return True
+
+
+def _jax_name(module: cst.Module, guard: cst.Try | None, text: str | None = None) -> str:
     """The name inserted code may call jax by: ``jax`` unless some scope of the module binds
     that name to anything but the jax package (a variable, a parameter, ``from x import
-    jax``), else a fresh alias that nothing in the module uses."""
+    jax``), else a fresh alias that nothing in the module uses. ``text``: the module's
+    source, when known: most modules are answered from it without libcst's scope analysis,
+    which cost a third of a fix."""
+    if text is not None and _only_jax_imports(text):
+        return "jax"
     from libcst.metadata import MetadataWrapper, ScopeProvider
 
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
@@ -512,13 +544,14 @@ def _add_import(module: cst.Module, guard: cst.Try | None, asname: str | None,
 
 
 def apply_plans(module: cst.Module, plans: Sequence[FixPlan],
-                line_length: int | None = None) -> cst.Module:
+                line_length: int | None = None, text: str | None = None) -> cst.Module:
     """``module`` with ``plans`` applied; with ``line_length``, a line they make longer
-    than that is laid out over several (see the module's docstring)."""
+    than that is laid out over several (see the module's docstring). ``text``: the source
+    ``module`` was parsed from, if at hand (it spares work, never changes the result)."""
     if not plans:
         return module
     guard = _jax_guard(module)
-    jax = _jax_name(module, guard)
+    jax = _jax_name(module, guard, text)
     if jax != "jax":
         # Replaced code (timeit statements, lambdas) names jax in text; with the name
         # shadowed that fix is refused (the finding stays, reported as not fixable).

@@ -145,3 +145,49 @@ def test_an_unshadowed_jax_is_used_as_before() -> None:
     assert isinstance(fixed, str)
     assert "import jax\n" in fixed and "\njax.block_until_ready(y)\n" in fixed
     assert "_jax" not in fixed
+
+
+_TIMED = """import time
+import jax
+import jax.numpy as jnp
+{binding}
+
+def bench(x):
+    t0 = time.perf_counter()
+    y = jnp.dot(x, x)
+    print(time.perf_counter() - t0)
+"""
+
+
+@pytest.mark.parametrize("binding", [
+    "from jax_extras import jax",
+    "import numpy as jax",
+    "from jax_extras \\\n    import jax",
+    "from jax_extras import (\n    jax,\n)",
+    "def f():\n    for jax in range(3):\n        pass",
+    "g = lambda jax: jax",
+    "def f(p):\n    with open(p) as jax:\n        pass",
+    "def f():\n    try:\n        pass\n    except OSError as jax:\n        pass",
+    "def f():\n    return (jax := 1)",
+    "def jax():\n    pass",
+    "class jax:\n    pass",
+    "def f():\n    global jax\n    jax = None",
+    "def f():\n    jax: int = 1",
+    "x = 1; jax = x",
+], ids=lambda b: b.split("\n")[-1].strip())
+def test_every_way_of_binding_jax_to_something_else_is_seen(binding: str) -> None:
+    """Whichever way a scope binds ``jax`` to something else, the fix calls jax by an
+    alias (the module's text is read as code, not trusted as imports only)."""
+    source = _TIMED.format(binding=binding)
+    fixed = fix_source(source).source
+    assert isinstance(fixed, str)
+    assert "    _jax.block_until_ready(y)\n" in fixed, fixed
+
+
+@pytest.mark.parametrize("imports", [
+    "import jax.numpy as jnp2", "from jax import lax", "from jax.lax import scan",
+    "import jax as jx", "# jax.jit below\nx = jax . numpy"])
+def test_imports_and_attributes_of_jax_keep_the_name(imports: str) -> None:
+    fixed = fix_source(_TIMED.format(binding=imports)).source
+    assert isinstance(fixed, str)
+    assert "    jax.block_until_ready(y)\n" in fixed and "_jax" not in fixed, fixed
