@@ -3,6 +3,7 @@ pending values, N notebook cells, measured at N = 100, 400, 1,500 and 6,000.
 
     python benchmarks/growth.py              # measure, print, write the section of RESULTS.md
     python benchmarks/growth.py --sizes 100,400 --no-write
+    python benchmarks/growth.py --cases "random" --sizes 400,1600 --no-write  # some rows
 
 Each case runs ``jaxlint --no-cache -j1 -q FILE`` (``--fix`` for the notebook's fix case) in
 a fresh process, ``--rounds`` times, and keeps the median wall time, the median CPU time and
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
+from random_programs import program
 from sections import write_section as replace_section
 
 HERE = Path(__file__).resolve().parent
@@ -55,6 +57,25 @@ def named_regions(n: int) -> str:
         lines += [f"t{i} = time.perf_counter()", f"y{i} = f(x)",
                   f"e{i} = time.perf_counter() - t{i}"]
     return "\n".join(lines) + "\n"
+
+
+def named_regions_synced_then_printed(n: int) -> str:
+    """``named_regions`` with each region synced, then one ``print(t0, t1, ...)`` of every
+    start reading: every start stays live to the end of the file (a backward pass cannot
+    drop any), so each read must not cost the number of live starts."""
+    lines = list(HEADER)
+    for i in range(n):
+        lines += [f"t{i} = time.perf_counter()", f"y{i} = f(x)",
+                  f"jax.block_until_ready(y{i})", f"e{i} = time.perf_counter() - t{i}"]
+    lines.append(f"print({', '.join(f't{i}' for i in range(n))})")
+    return "\n".join(lines) + "\n"
+
+
+def random_programs(n: int) -> str:
+    """A random program of about 3N statements (``random_programs.program``, seed 0: about
+    as many lines as N regions of the other shapes): assignments, jitted calls, clock reads
+    under random names, branches, loops, try/with, functions and classes, mixed."""
+    return program(0, 3 * n)
 
 
 def named_regions_in_function(n: int) -> str:
@@ -130,6 +151,9 @@ CASES: dict[str, tuple[Callable[[int], str], str, bool]] = {
     "sequential regions": (sequential_regions, ".py", False),
     "regions with names of their own (t0, y0, e0, t1, ...)": (named_regions, ".py", False),
     "the same inside one function": (named_regions_in_function, ".py", False),
+    "the same, each synced, then print(t0, t1, ...)": (named_regions_synced_then_printed,
+                                                        ".py", False),
+    "random programs (seed 0, 3N statements)": (random_programs, ".py", False),
     "regions with loops, branches, a total timer": (regions_with_branches, ".py", False),
     "pending values, then one region": (pending_values, ".py", False),
     "timers across calls (with Timer(), a timing helper)": (timers_across_calls, ".py", False),
@@ -156,10 +180,13 @@ def run_once(cmd: list[str], timeout: float) -> dict[str, float | int | None]:
             "rss_mb": usage.ru_maxrss / 1024, "rc": os.waitstatus_to_exitcode(status)}
 
 
-def measure(sizes: list[int], rounds: int, timeout: float, jaxlint: list[str]) -> list[dict]:
+def measure(sizes: list[int], rounds: int, timeout: float, jaxlint: list[str],
+            cases: str = "") -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, (gen, suffix, fix) in CASES.items():
+            if cases.lower() not in name.lower():
+                continue
             for n in sizes:
                 text = gen(n)
                 path = Path(tmp) / f"case{suffix}"
@@ -223,13 +250,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--cases", default="", metavar="TEXT",
+                    help="only the cases whose name contains TEXT (any case)")
     ap.add_argument("--json", type=Path, default=HERE / "growth.json")
     args = ap.parse_args(argv)
     exe = shutil.which("jaxlint")
     jaxlint = [exe] if exe else [sys.executable, "-m", "jaxlint"]
-    rows = measure([int(x) for x in args.sizes.split(",")], args.rounds, args.timeout, jaxlint)
+    rows = measure([int(x) for x in args.sizes.split(",")], args.rounds, args.timeout, jaxlint,
+                   args.cases)
     print(table(rows))
-    if not args.no_write:
+    if args.cases and not args.no_write:
+        print("(--cases: some rows only; growth.json and RESULTS.md left as they are)")
+    elif not args.no_write:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
         write_section(rows, args)
     return 0

@@ -168,14 +168,18 @@ class Positions(Mapping[cst.CSTNode, Start]):
         self._starts: dict[cst.CSTNode, Start] | None = None  # complete
         self._found: dict[cst.CSTNode, Start] = {}
         self._lines: list[int] | None = None
-        self._todo: list[int] | None = None  # statement indexes not generated yet
+        # the statements generated (indexes), and the first index that may not be: a set
+        # and a cursor, not a list of those left (taking one out of a list searched it,
+        # which made a long file's cost quadratic)
+        self._done: set[int] | None = None
+        self._next = 0
 
     @property
     def starts(self) -> dict[cst.CSTNode, Start]:
         if self._starts is None:
             if self._prepare():
-                while self._todo:
-                    self._statement(self._todo[0])
+                while (i := self._todo()) is not None:
+                    self._statement(i)
                 self._finish()
             else:
                 self._starts = starts(self._module)
@@ -184,7 +188,7 @@ class Positions(Mapping[cst.CSTNode, Start]):
 
     def _prepare(self) -> bool:
         """Whether statements can be placed one at a time (hinted ones placed already)."""
-        if self._todo is None:
+        if self._done is None:
             lines = None
             if self._text:
                 tree = self._tree() if self._tree is not None else None
@@ -193,27 +197,34 @@ class Positions(Mapping[cst.CSTNode, Start]):
             if lines is None:
                 return False
             self._lines = lines
-            self._todo = list(range(len(lines)))
+            self._done = set()
             index = {id(stmt): i for i, stmt in enumerate(self._module.body)}
             for hint in self._hints:
                 i = index.get(id(hint))
-                if i is not None and i in self._todo:
+                if i is not None and i not in self._done:
                     self._statement(i)
         return True
 
     def _statement(self, i: int) -> None:
-        assert self._lines is not None and self._todo is not None
+        assert self._lines is not None and self._done is not None
         state = _StartsState(self._module)
         state.line = self._lines[i]
         try:
             self._module.body[i]._codegen(state)
         except AttributeError:  # pragma: no cover - a libcst whose internals moved
             self._starts = _provider_starts(self._module)
-            self._todo = []
+            self._done.update(range(len(self._lines)))  # nothing left to generate
             return
         for node, start in state.found.items():
             self._found.setdefault(node, start)
-        self._todo.remove(i)
+        self._done.add(i)
+
+    def _todo(self) -> int | None:
+        """The first statement not generated yet (None: all are)."""
+        assert self._lines is not None and self._done is not None
+        while self._next < len(self._lines) and self._next in self._done:
+            self._next += 1
+        return self._next if self._next < len(self._lines) else None
 
     def _finish(self) -> None:
         """All statements placed: the module, its header and footer lines complete it."""
@@ -243,8 +254,8 @@ class Positions(Mapping[cst.CSTNode, Start]):
             return found
         if not self._prepare():
             return self.starts.get(node)
-        while self._todo:
-            self._statement(self._todo[0])
+        while (i := self._todo()) is not None:
+            self._statement(i)
             found = self._found.get(node)
             if found is not None:
                 return found

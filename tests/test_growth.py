@@ -25,9 +25,14 @@ _MEASURE = """
 import gc, sys, time
 sys.path.insert(0, sys.argv[1])
 import growth
+import random_programs
 from jaxlint import lint_source
-shape = getattr(growth, sys.argv[2])
-small, large = shape(150), shape(600)
+if sys.argv[2] == "program":  # a random program: seed, then the smaller size
+    seed, n = int(sys.argv[3]), int(sys.argv[4])
+    small, large = random_programs.program(seed, n), random_programs.program(seed, 4 * n)
+else:
+    shape = getattr(growth, sys.argv[2])
+    small, large = shape(150), shape(600)
 lint_source(small, "warm-up.py")  # imports and caches outside the measurement
 def once(text):
     gc.collect()
@@ -45,12 +50,14 @@ print(large_best / small_best)
 """
 
 
-def _growth_ratio(shape: Callable[[int], str]) -> float:
+def _growth_ratio(shape: Callable[[int], str] | str, *args: int) -> float:
     """CPU time of 4x the input over the time of 1x, measured in a fresh interpreter: in the
     test process the heap left by earlier tests makes the garbage collector's full passes,
-    and so the ratio, depend on what ran before."""
-    proc = subprocess.run([sys.executable, "-c", _MEASURE, str(ROOT / "benchmarks"),
-                           shape.__name__], capture_output=True, text=True, timeout=600)
+    and so the ratio, depend on what ran before. ``shape`` is one of ``growth``'s, or
+    ``"program"`` with a seed and a size (``random_programs.program``)."""
+    name = shape if isinstance(shape, str) else shape.__name__
+    proc = subprocess.run([sys.executable, "-c", _MEASURE, str(ROOT / "benchmarks"), name,
+                           *map(str, args)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     return float(proc.stdout)
 
@@ -73,6 +80,16 @@ def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[i
                                                               limit: float) -> None:
     ratio = _growth_ratio(shape)
     assert ratio <= limit, f"{shape.__name__}: 4x the input cost {ratio:.1f}x the time"
+
+
+# Random programs (benchmarks/random_programs.py) mix every construct, so a change cannot be
+# fitted to one shape: a cost that is linear in each shape alone but quadratic in a mix
+# fails here. 400 and 1,600 statements, each of three seeds.
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_random_programs_four_times_as_long_cost_at_most_six_times(seed: int) -> None:
+    ratio = _growth_ratio("program", seed, 400)
+    assert ratio <= 6, f"program({seed}, 400 -> 1600): 4x the input cost {ratio:.1f}x the time"
 
 
 @pytest.mark.slow  # (over 5 s: the fast tier leaves it to the full suite)

@@ -705,8 +705,10 @@ class Calls:
                 if isinstance(c, tuple) and len(c) == 3 and c[0] is origin and c[1] == "aval"]
             # and every call of it the analysis has seen so far at other places, on any
             # path or in any scratch state (a harness's runs): none may have had these
+            # (``len(nodes) > (node in nodes)``: a node other than this one, without
+            # copying the set, which holds every call of the function seen so far)
             elsewhere = [sig for sig, nodes in self.signatures_seen.get(origin, {}).items()
-                         if nodes - {node}]
+                         if len(nodes) > (node in nodes)]
             if earlier and all(not isinstance(e, str) and avals.differs(e, signature)
                                for e in [*earlier, *elsewhere]):
                 # a new shape or dtype: traced and compiled again

@@ -31,19 +31,32 @@ _LOOPS = (cst.For, cst.While)
 class ScopeText:
     """One scope's statements and name occurrences in text order (one walk of the scope)."""
 
-    __slots__ = ("_at", "_last", "_loops", "_pinned", "opaque")
+    __slots__ = ("_at", "_death", "_last", "_pinned", "opaque")
 
     def __init__(self, scope: cst.CSTNode) -> None:
         self._at: dict[int, int] = {}  # id(statement or block) -> its preorder position
         self._last: dict[str, int] = {}  # name -> position of its last occurrence
         self._pinned: set[str] = set()  # names read by nested scopes or declared global
-        # (first position, last position, names occurring inside) of each loop
-        self._loops: list[tuple[int, int, set[str]]] = []
         self.opaque = False
         body = scope.body if isinstance(scope, (cst.Module, cst.FunctionDef)) else scope
-        self._walk(body)
+        # (first position, last position, names occurring inside) of each loop
+        loops: list[tuple[int, int, set[str]]] = []
+        self._walk(body, loops)
+        # name -> the last position at which it may still be read: its last occurrence, or
+        # the end of the last loop it occurs in, if later (a later round reads it again).
+        # Found once per scope, so that a read asks one comparison per name, not a search
+        # of the scope's loops: a name is dead at a statement exactly when its death comes
+        # before the statement (a loop holding the name and ending after the statement
+        # either contains it or holds an occurrence after it).
+        self._death: dict[str, int] = dict(self._last)
+        death = self._death
+        for _first, last, names in loops:
+            for name in names:
+                if death[name] < last:
+                    death[name] = last
 
-    def _walk(self, roots: cst.CSTNode | Sequence[cst.CSTNode]) -> None:
+    def _walk(self, roots: cst.CSTNode | Sequence[cst.CSTNode],
+              loops: list[tuple[int, int, set[str]]]) -> None:
         n = 0
         # (node, nested), or None at the end of a loop's nodes; a node inside a nested
         # function only pins the names it spells
@@ -55,7 +68,7 @@ class ScopeText:
             item = todo.pop()
             if item is None:  # every position of the innermost open loop is now known
                 first, names = open_loops.pop()
-                self._loops.append((first, n, names))
+                loops.append((first, n, names))
                 if open_loops:
                     open_loops[-1][1].update(names)
                 continue
@@ -83,12 +96,12 @@ class ScopeText:
                 todo.append(None)
             todo.extend((child, inner) for child in reversed(node.children))
 
-    def dead_after(self, stmt: cst.CSTNode, name: str) -> bool:
-        """Whether no code of the scope can read ``name`` once ``stmt`` has begun."""
-        at = self._at.get(id(stmt))
-        if at is None or self.opaque or name in self._pinned:
-            return False
-        if self._last.get(name, 0) >= at:
-            return False
-        return not any(first <= at <= last and name in names
-                       for first, last, names in self._loops)
+    def position(self, stmt: cst.CSTNode) -> int | None:
+        """Where ``stmt`` is in the scope's text, or None: no name can be known dead there
+        (a statement of another scope, or a scope that reads its names by string)."""
+        return None if self.opaque else self._at.get(id(stmt))
+
+    def dead(self, at: int, name: str) -> bool:
+        """Whether no code of the scope can read ``name`` once the statement at position
+        ``at`` (``position``) has begun."""
+        return self._death.get(name, 0) < at and name not in self._pinned

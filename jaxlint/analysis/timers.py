@@ -35,7 +35,6 @@ from jaxlint.analysis.syntax import (
     names_in,
 )
 from jaxlint.analysis.values import (
-    EMPTY,
     JaxVal,
     Site,
     TimerRead,
@@ -218,12 +217,15 @@ class Snapshot:
 
     Only what a region can contain is recorded: work dispatched after the oldest start read
     still held by a name (a region's start must be subtracted later, so a name holds it).
-    Each recorded site maps to the start reads it was dispatched after; ``ticks`` keeps its
-    latest dispatch, so that ``JaxVal.covers`` can be asked of it.
+    Each recorded site maps to the (window, tick) of each execution of the read that saw
+    it, and a window keeps the ticks of that execution's start reads: the site is inside
+    the regions of the starts older than its tick (``inside``). ``ticks`` keeps its latest
+    dispatch, so that ``JaxVal.covers`` can be asked of it.
     """
 
-    pending: dict[Site, frozenset[Site]] = field(default_factory=dict)
-    transferred: dict[Site, frozenset[Site]] = field(default_factory=dict)
+    # site -> (window, tick) of each execution of the read that recorded it
+    pending: dict[Site, list[tuple[int, int]]] = field(default_factory=dict)
+    transferred: dict[Site, list[tuple[int, int]]] = field(default_factory=dict)
     ticks: dict[Site, int] = field(default_factory=dict)
     holders: dict[str, JaxVal] = field(default_factory=dict)
     unbound: set[str] = field(default_factory=set)  # holders not bound on every path
@@ -246,14 +248,40 @@ class Snapshot:
         if not any(b is binds for b in self._binds):
             self._binds.append(binds)
 
-    def record(self, site: Site, tick: int, table: int, tags: frozenset[Site]) -> None:
+    def record(self, site: Site, tick: int, table: int, window: int) -> None:
+        """``site`` was pending (``table`` 0) or transferred (1) at tick ``tick`` in the
+        execution of the read whose window is ``window``: it is inside the regions of that
+        execution's start reads older than ``tick`` (``inside``). The tick, not the set of
+        those start reads: that set is as large as the live start reads."""
         mine = (self.pending, self.transferred)[table]
-        mine[site] = mine.get(site, EMPTY) | tags
+        entries = mine.get(site)
+        if entries is None:
+            mine[site] = [(window, tick)]
+        else:
+            entries.append((window, tick))
         if tick > self.ticks.get(site, -1):
             self.ticks[site] = tick
 
-    def add_window(self, events: list[Event], starts: dict[Site, int], now: int) -> None:
+    def add_window(self, events: list[Event], starts: dict[Site, int], now: int) -> int:
+        """Add the window of one execution of the read; its index (for ``record``)."""
         self._windows.append((events, starts, now))
+        return len(self._windows) - 1
+
+    def inside(self, table: int, starts: Collection[Site]) -> frozenset[Site]:
+        """The sites of ``table`` (0 pending, 1 transferred) dispatched after one of
+        ``starts`` in an execution of the read in which that start was live."""
+        lows: list[int | None] = []
+        for _, ticks, _ in self._windows:
+            found = [ticks[s] for s in starts if s in ticks]
+            lows.append(min(found) if found else None)
+        out = []
+        for site, entries in (self.pending, self.transferred)[table].items():
+            for window, tick in entries:
+                low = lows[window]
+                if low is not None and low < tick:
+                    out.append(site)
+                    break
+        return frozenset(out)
 
     def events_in(self, starts: Collection[Site], kind: int,
                   meant: Callable[[int, int, Site], bool] | None = None) -> frozenset[Site]:
@@ -512,7 +540,7 @@ class Timers:
             st.reads = dict(starts)
         if not starts:
             return
-        snap.add_window(self.frame.events, starts, self._now)
+        window = snap.add_window(self.frame.events, starts, self._now)
         floor = min(starts.values())
         journal = self._journal
         first = bisect_right(journal, floor, key=by_tick)
@@ -527,8 +555,7 @@ class Timers:
             for site in found:
                 tick = table.get(site)
                 if tick is not None and tick > floor:
-                    tags = frozenset(s for s, t in starts.items() if t < tick)
-                    snap.record(site, tick, which, tags)
+                    snap.record(site, tick, which, window)
                     oldest = min(oldest, tick)
                     self.recorded += 1
         if self.recorded > self.max_recorded:
@@ -556,11 +583,13 @@ class Timers:
         text = self._scope_texts.get(scope)
         if text is None:
             text = self._scope_texts[scope] = ScopeText(scope)
-        stmt, binds = self._loc.node, self.frame.binds
+        at, binds = text.position(self._loc.node), self.frame.binds
+        if at is None:
+            return starts
         live: set[Site] = set()
         dead = []
         for name, sites in st.timers.items():
-            if name in binds and name.isidentifier() and text.dead_after(stmt, name):
+            if name in binds and name.isidentifier() and text.dead(at, name):
                 dead.append(name)
             else:
                 live.update(sites)
@@ -665,11 +694,8 @@ class Timers:
             if snap is None or not isinstance(stop, cst.BaseExpression):
                 continue
 
-            def inside(table: dict[Site, frozenset[Site]], starts: set[Site]) -> frozenset[Site]:
-                return frozenset(s for s, tags in table.items() if tags & starts)
-
             syncs = snap.events_in(starts, SYNCED)
-            host_synced = inside(snap.transferred, starts)
+            host_synced = snap.inside(1, starts)
             if syncs and all(self.why.get(s, ("op", None))[0] in ("op", "api")
                              for s in host_synced):
                 # The work was waited for explicitly; what is copied after is a small
@@ -717,7 +743,7 @@ class Timers:
             uses = tuple(d for d, leaves in self.decorations.get(scope, ()) if leaves) if (
                 scope is not None) else ()
             out.append(Region(stop, frozenset(starts), self.where[stop],
-                              inside(snap.pending, starts), host_synced, compiled,
+                              snap.inside(0, starts), host_synced, compiled,
                               snap.events_in(starts, IDLE), snap, syncs, named, only, uses,
                               snap.events_in(starts, INEFFECTIVE),
                               frozenset().union(*(self.left_running.get(s, frozenset())
