@@ -344,13 +344,9 @@ def union_jax(values: Iterable[Value]) -> JaxVal | None:
     rebuilds the growing ``origin`` and ``deps`` sets at each element, which made a dict
     literal of N JAX values cost N**2 (``test_checkout_attacks``)."""
     jax = [v for v in values if isinstance(v, JaxVal)]
-    if len(jax) <= 2:
-        out = jax[0] if jax else None
-        if len(jax) == 2:
-            out = join_jax(jax[0], jax[1])
-        if out is None:
-            return None
-        return replace(out, container=False) if out.container else out
+    if len(jax) <= 1:  # (the value itself, not a copy)
+        return None if not jax else replace(jax[0], container=False) if (
+            jax[0].container) else jax[0]
     first = jax[0]
     tick, uncovered = first.tick, first.uncovered
     for v in jax[1:]:
