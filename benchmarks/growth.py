@@ -134,6 +134,26 @@ def pending_values(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def dict_of_values(n: int) -> str:
+    """One region making a dict literal of N JAX values (a results table built inline)."""
+    lines = [*HEADER, "t0 = time.perf_counter()", "d = {"]
+    lines += [f"    'k{i}': jnp.sin(x)," for i in range(n)]
+    lines += ["}", "print(time.perf_counter() - t0)"]
+    return "\n".join(lines) + "\n"
+
+
+def methods_calling_each_other(n: int) -> str:
+    """A trainer class of N methods, each calling the one before through ``self``, and one
+    region timing the last."""
+    lines = [*HEADER, "class Trainer:"]
+    for i in range(n):
+        lines += [f"    def m{i}(self, a):",
+                  f"        return self.m{i - 1}(a) if {i} else jnp.sin(a)"]
+    lines += ["t = Trainer()", "t0 = time.perf_counter()", f"y = t.m{n - 1}(x)",
+              "print(time.perf_counter() - t0)"]
+    return "\n".join(lines) + "\n"
+
+
 def notebook_cells(n: int) -> str:
     """A notebook of N one-line cells, then one timed region."""
     sources = [["import time\n", "import jax.numpy as jnp"]]
@@ -157,6 +177,8 @@ CASES: dict[str, tuple[Callable[[int], str], str, bool]] = {
     "regions with loops, branches, a total timer": (regions_with_branches, ".py", False),
     "pending values, then one region": (pending_values, ".py", False),
     "timers across calls (with Timer(), a timing helper)": (timers_across_calls, ".py", False),
+    "a dict literal of N JAX values in one region": (dict_of_values, ".py", False),
+    "a class of N methods calling each other": (methods_calling_each_other, ".py", False),
     "notebook cells, then one region": (notebook_cells, ".ipynb", False),
     "notebook cells, --fix": (notebook_cells, ".ipynb", True),
 }

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, UNSYNCED, jaxlint
+from helpers import UNSYNCED, growth_ratio, jaxlint
 
 
 def test_output_file_is_never_written_through_a_planted_link(tmp_path: Path) -> None:
@@ -42,54 +41,12 @@ def test_output_file_is_never_written_through_a_planted_link(tmp_path: Path) -> 
     assert result.returncode == 2 and "fifo: error: cannot write" in result.stderr
 
 
-# A fresh interpreter measures (the test process's heap would make the collector's passes,
-# and so the ratio, depend on what ran before); CPU time of 4x the entries over 1x.
-_GROWTH = """
-import gc, sys, time
-sys.path.insert(0, sys.argv[1])
-from jaxlint import lint_source
-HEAD = "import time\\nimport jax\\nimport jax.numpy as jnp\\nx = jnp.ones(3)\\n"
-
-def dict_literal(n):
-    entries = "".join(f"    'k{i}': jnp.sin(x),\\n" for i in range(n))
-    return (HEAD + "t0 = time.perf_counter()\\nd = {\\n" + entries + "}\\n"
-            "print(time.perf_counter() - t0)\\n")
-
-def methods(n):
-    body = "".join(f"    def m{i}(self, a):\\n"
-                   f"        return self.m{i - 1}(a) if {i} else jnp.sin(a)\\n"
-                   for i in range(n))
-    return (HEAD + "class Trainer:\\n" + body + f"t = Trainer()\\nt0 = time.perf_counter()\\n"
-            f"y = t.m{n - 1}(x)\\nprint(time.perf_counter() - t0)\\n")
-
-shape, n = globals()[sys.argv[2]], int(sys.argv[3])
-small, large = shape(n), shape(4 * n)
-assert lint_source(large, "case.py")[0].code == "JAX101"  # and the imports are warm
-def cost(text):
-    best = float("inf")
-    for _ in range(3):
-        gc.collect()
-        start = time.process_time()
-        lint_source(text, "case.py")
-        best = min(best, time.process_time() - start)
-    return best
-print(cost(large) / cost(small))
-"""
-
-
-def _growth(shape: str, n: int) -> float:
-    proc = subprocess.run([sys.executable, "-c", _GROWTH, str(ROOT), shape, str(n)],
-                          capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr
-    return float(proc.stdout)
-
-
 @pytest.mark.slow
 def test_a_dict_literal_of_jax_values_costs_linear_time() -> None:
     # Issue 26, item 13: the plan for a region holding a dict of N JAX values tried every
     # pair of its entries (8,000 entries: 100 s of CPU, outside the analysis' step budget);
     # then joining its N values one by one rebuilt the growing sets of sites (5x for 4x).
-    ratio = _growth("dict_literal", 400)
+    ratio = growth_ratio("dict_of_values", 400)
     assert ratio <= 6, f"4x the entries cost {ratio:.1f}x the time"
 
 
@@ -97,7 +54,7 @@ def test_a_dict_literal_of_jax_values_costs_linear_time() -> None:
 def test_a_class_of_methods_calling_each_other_costs_linear_time() -> None:
     # A trainer class of N methods, each calling another through self: each call keyed its
     # memo by every member of the class (150 -> 600 methods: 9x the time).
-    ratio = _growth("methods", 150)
+    ratio = growth_ratio("methods_calling_each_other", 150)
     assert ratio <= 6, f"4x the methods cost {ratio:.1f}x the time"
 
 

@@ -7,59 +7,18 @@ to N = 6,000 is measured by benchmarks/growth.py (results in benchmarks/RESULTS.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, jaxlint
+from helpers import ROOT, growth_ratio, jaxlint
 
 from jaxlint import lint_source
 from jaxlint.errors import SourceError
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import growth  # noqa: E402
-
-_MEASURE = """
-import gc, sys, time
-sys.path.insert(0, sys.argv[1])
-import growth
-import random_programs
-from jaxlint import lint_source
-if sys.argv[2] == "program":  # a random program: seed, then the smaller size
-    seed, n = int(sys.argv[3]), int(sys.argv[4])
-    small, large = random_programs.program(seed, n), random_programs.program(seed, 4 * n)
-else:
-    shape = getattr(growth, sys.argv[2])
-    small, large = shape(150), shape(600)
-lint_source(small, "warm-up.py")  # imports and caches outside the measurement
-def once(text):
-    gc.collect()
-    start = time.process_time()
-    lint_source(text, "case.py")
-    return time.process_time() - start
-# Interleaved, best of five each: a burst of other work on a shared machine (the other test
-# processes of the run) then slows both sizes alike instead of only the one measured at the
-# time, which made the ratio of best-of-three-in-a-row flaky (6.7 against a limit of 6).
-small_best = large_best = float("inf")
-for _ in range(5):
-    large_best = min(large_best, once(large))
-    small_best = min(small_best, once(small))
-print(large_best / small_best)
-"""
-
-
-def _growth_ratio(shape: Callable[[int], str] | str, *args: int) -> float:
-    """CPU time of 4x the input over the time of 1x, measured in a fresh interpreter: in the
-    test process the heap left by earlier tests makes the garbage collector's full passes,
-    and so the ratio, depend on what ran before. ``shape`` is one of ``growth``'s, or
-    ``"program"`` with a seed and a size (``random_programs.program``)."""
-    name = shape if isinstance(shape, str) else shape.__name__
-    proc = subprocess.run([sys.executable, "-c", _MEASURE, str(ROOT / "benchmarks"), name,
-                           *map(str, args)], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    return float(proc.stdout)
 
 
 # Each loop or branch still copies and joins the names in scope, so a file that both grows its
@@ -78,7 +37,7 @@ def _growth_ratio(shape: Callable[[int], str] | str, *args: int) -> float:
                               "timers_across_calls", "regions_with_branches"])
 def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[int], str],
                                                               limit: float) -> None:
-    ratio = _growth_ratio(shape)
+    ratio = growth_ratio(shape)
     assert ratio <= limit, f"{shape.__name__}: 4x the input cost {ratio:.1f}x the time"
 
 
@@ -88,7 +47,7 @@ def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[i
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_random_programs_four_times_as_long_cost_at_most_six_times(seed: int) -> None:
-    ratio = _growth_ratio("program", seed, 300)
+    ratio = growth_ratio("program", seed, 300)
     assert ratio <= 6, f"program({seed}, 300 -> 1200): 4x the input cost {ratio:.1f}x the time"
 
 

@@ -207,23 +207,39 @@ class Func:
     owner: Klass | None = None
 
 
+class Kinds(tuple[tuple[str, type], ...]):
+    """A tuple that hashes once: a memo key holding it is hashed at every lookup, and
+    hashing N pairs at each of N calls was the quadratic part of a class of N methods.
+    Equality stays the tuple's (a dict or set compares by identity first, so the kept
+    object costs O(1) on a hit)."""
+
+    _hash: int
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = tuple.__hash__(self)
+            return self._hash
+
+
 class Members(dict[str, "Value"]):
     """A class's members (methods, class attributes, what instances were seen to store).
 
     ``kinds()``: each member's name and the type of what it holds, which the memo of method
     calls keys an instance by (a method analysed before a constructor stored attributes is
-    analysed again after). Kept until a member changes kind: building it at every call of a
-    method cost a class of N methods calling each other N**2."""
+    analysed again after). Kept until a member changes kind, and hashed once: building or
+    hashing it at every call of a method cost a class of N methods calling each other N**2."""
 
     __slots__ = ("_kinds",)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._kinds: tuple[tuple[str, type], ...] | None = None
+        self._kinds: Kinds | None = None
 
-    def kinds(self) -> tuple[tuple[str, type], ...]:
+    def kinds(self) -> Kinds:
         if self._kinds is None:
-            self._kinds = tuple((k, type(v)) for k, v in self.items())
+            self._kinds = Kinds((k, type(v)) for k, v in self.items())
         return self._kinds
 
     def __setitem__(self, key: str, value: Value) -> None:
