@@ -436,7 +436,7 @@ def _module_analysis(source: Source, settings: Settings) -> FlowAnalysis:
     text = source if isinstance(source, str) else source.decode(module.encoding)
     with _analysis_limits():
         flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text)
-        return flow.run(functions=False)
+        return flow.run(functions=False, imported=True)
 
 
 def exports_of(source: Source, settings: Settings) -> Exports:

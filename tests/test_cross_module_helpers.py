@@ -603,3 +603,50 @@ def test_callers_of_a_timing_helper_are_found_beside_its_package(tmp_path: Path)
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", ".", cwd=tmp_path)
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
         ["benchkit/bench_utils.py:12:14:", "JAX101"]], lint.stdout + lint.stderr
+
+
+SCRIPT = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+def update(params, grads):
+    return params - 0.1 * grads
+
+
+if __name__ == "__main__":
+    update = jax.jit(update)
+    params = jnp.ones(3)
+    update(params, params).block_until_ready()
+    t0 = time.perf_counter()
+    params = update(params, params)
+    print(time.perf_counter() - t0)
+'''
+
+NUMPY_BENCH = '''\
+import time
+
+import numpy as np
+
+from proj.train import update
+
+
+def main():
+    params = np.ones(3)
+    t0 = time.perf_counter()
+    params = update(params, np.ones(3))
+    print(time.perf_counter() - t0)
+'''
+
+
+def test_an_imported_script_does_not_run_its_main_block(tmp_path: Path) -> None:
+    """A module imported for its names runs as Python runs it on import: its
+    ``if __name__ == "__main__":`` block is not taken. ``update`` is jitted only when
+    train.py runs as a script, so the NumPy benchmark importing it times NumPy work; the
+    script's own region (run as ``__main__``) is still checked."""
+    _package(tmp_path, "proj", train=SCRIPT, numpy_bench=NUMPY_BENCH)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj", cwd=tmp_path)
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
+        ["proj/train.py:17:11:", "JAX101"]], lint.stdout + lint.stderr

@@ -118,6 +118,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # keeps binding constant-time in modules with thousands of names.
         self._parents: set[str] = set()
         self.module_name = module_name
+        self.imported = False  # see run()
         # The analysis' clock (see ``State``) and what happened at each tick, in order: work
         # dispatched (``_journal``) and names bound (``_bound_at``). Compiling calls and idle
         # syncs are in each frame's ``events``.
@@ -280,9 +281,13 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         return self._cpython
 
     # ------------------------------------------------------------------ driver
-    def run(self, functions: bool = True) -> FlowAnalysis:
+    def run(self, functions: bool = True, imported: bool = False) -> FlowAnalysis:
         """``functions``: also analyse every function's body for its regions (not needed
-        to answer what another module asks: ``export`` analyses what it is asked for)."""
+        to answer what another module asks: ``export`` analyses what it is asked for).
+        ``imported``: the module runs as an import of it would run it, its
+        ``if __name__ == "__main__":`` block not taken (a training script's whole loop,
+        which another module importing its model or its functions never runs)."""
+        self.imported = imported
         # Pass 1 learns what module-level names hold, so that functions see globals bound
         # after their definition; pass 2 is the real run, with those globals.
         end = self._run_module()

@@ -25,6 +25,7 @@ from jaxlint.analysis.syntax import (
     int_literal,
     literal_text,
     literal_truth,
+    main_test,
 )
 from jaxlint.analysis.values import (
     CALLABLES,
@@ -317,6 +318,8 @@ class Statements:
         self._loc = StmtLoc(stmt, not is_elif)
         self._truth(self._eval(stmt.test, st), st)
         first = self._known_test(stmt.test, st)
+        if first is None and self.imported and self.frame is self._module_frame:
+            first = main_test(stmt.test)
         if first is None:
             first = self._first_iteration_test(stmt.test)
         if first is None:

@@ -233,6 +233,23 @@ def literal_text(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def main_test(test: cst.BaseExpression) -> bool | None:
+    """The outcome of ``__name__ == "__main__"`` (either way round, or ``!=``) in a module
+    being imported (False, True for ``!=``); None for any other test."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return None
+    comp = test.comparisons[0]
+    if not isinstance(comp.operator, (cst.Equal, cst.NotEqual)):
+        return None
+    sides = (test.left, comp.comparator)
+    names = [s for s in sides if isinstance(s, cst.Name) and s.value == "__name__"]
+    strings = [s for s in sides if isinstance(s, cst.SimpleString)
+               and s.evaluated_value == "__main__"]
+    if len(names) != 1 or len(strings) != 1:
+        return None
+    return isinstance(comp.operator, cst.NotEqual)
+
+
 def entry_key(name: str, literal: str) -> str:
     """The state's key for a dict entry ``name[literal]`` (``outs.['loss']``): under ``name``,
     so rebinding ``name`` forgets it; ``entry_code`` gives it back as code."""
