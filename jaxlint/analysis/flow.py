@@ -109,6 +109,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # the default dtype is then another
         self.avals_known = "x64" not in self._code
         self._generators: dict[cst.CSTNode, bool] = {}
+        self._periodic: dict[cst.For, bool] = {}  # see _periodic_in
         # per function name, whether its definitions are generators (see _is_generator)
         self._verdicts: dict[str, frozenset[bool]] | None = None
         self._cpython: ast.Module | None = None  # see cpython_tree

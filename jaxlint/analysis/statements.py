@@ -467,10 +467,9 @@ class Statements:
     def _exec_For(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
         counter = self._counter_of(stmt)
-        if counter is not None and self._periodic_in(stmt):
-            last = self._counter_last(stmt)
-            if last is not None:
-                self._last_rounds[stmt] = (counter[0], last)
+        last = self._counter_last(stmt) if counter is not None else None
+        if last is not None and self._periodic_in(stmt):
+            self._last_rounds[stmt] = (counter[0], last)  # type: ignore[index]
         if counter is not None:
             self._counters.append((*counter, stmt, True))
             try:
@@ -503,8 +502,14 @@ class Statements:
         return None
 
     def _periodic_in(self: FlowAnalysis, stmt: cst.For) -> bool:
-        """Whether a loop's body tests its round periodically (``if step % k == 0:``)."""
-        return "%" in self.module.code_for_node(stmt.body)
+        """Whether a loop's body may test its round periodically (``if step % k == 0:``):
+        its text holds a ``%``. Once per loop (the body's text, generated for every round of
+        every loop around it and in both passes, was a seventh of a training script's run)."""
+        found = self._periodic.get(stmt)
+        if found is None:
+            found = self._periodic[stmt] = "%" in self._code and (
+                "%" in self.module.code_for_node(stmt.body))
+        return found
 
     def _periodic_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """In the last round of a loop of known count (``Statements._loop_rounds``): the
