@@ -570,6 +570,10 @@ class Calls:
                 self._note_call(member, node, st, bound=True, values=values)
                 self.why[node] = ("jitted", member.origin)
                 return self._dispatch(node, values, st)
+            if member is None and base.klass.library is not None:
+                # ``model.apply(params, x)`` of a flax module: the library's own method
+                return self._library_method(LibObject(base.klass.library), attr, values,
+                                            node, st)
             return None
         if isinstance(base, Klass):
             member = base.members.get(attr)
@@ -578,24 +582,8 @@ class Calls:
             if isinstance(member, JaxCallable):
                 return self._dispatch(node, values, st)
             return None
-        if isinstance(base, LibObject) and f"{base.name}.{attr}" in names.LIBRARY_TRANSFERS:
-            # ``mcmc.print_summary()``: reads what the object computed to the host
-            self._sync_all(st, transfer=True)
-            for v in values:
-                self._sync(v, st, transfer=True)
-            return None
         if isinstance(base, LibObject):
-            if values and isinstance(values[0], (Func, JaxCallable)) and attr not in (
-                    "init", "apply"):
-                # ``partitioner.partition(generate, ...)``: the function it makes of one
-                return LibObject(f"{base.name}.{attr}")
-            if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
-                return self._dispatch(node, values, st)
-            if attr in names.LIBRARY_READERS or (base.name and not values):
-                # ``metrics.compute()``, ``mcmc.get_samples()``, ``solver.ask()``: what the
-                # object computed so far, or gives back; copying it waits for that work
-                return self._opaque()
-            return LibObject()
+            return self._library_method(base, attr, values, node, st)
         if isinstance(base, HostValue):
             # ``h5file.create_dataset(data=y)``, ``frame.loc[...].append(y)``, ``t.copy_(y)``:
             # a host object's method given JAX values copies them
@@ -615,6 +603,28 @@ class Calls:
                 # given JAX values, what it gives is one made by then (see ``_opaque``)
                 return self._opaque()
         return None
+
+    def _library_method(self: FlowAnalysis, base: LibObject, attr: str, values: list[Value],
+                        node: cst.Call, st: State) -> Value:
+        """A method of an object of a JAX library (or one the file's class inherits from
+        it), given ``values``."""
+        if f"{base.name}.{attr}" in names.LIBRARY_TRANSFERS:
+            # ``mcmc.print_summary()``: reads what the object computed to the host
+            self._sync_all(st, transfer=True)
+            for v in values:
+                self._sync(v, st, transfer=True)
+            return None
+        if values and isinstance(values[0], (Func, JaxCallable)) and attr not in (
+                "init", "apply"):
+            # ``partitioner.partition(generate, ...)``: the function it makes of one
+            return LibObject(f"{base.name}.{attr}")
+        if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
+            return self._dispatch(node, values, st)
+        if attr in names.LIBRARY_READERS or (base.name and not values):
+            # ``metrics.compute()``, ``mcmc.get_samples()``, ``solver.ask()``: what the
+            # object computed so far, or gives back; copying it waits for that work
+            return self._opaque()
+        return LibObject()
 
     def _construct_record(self: FlowAnalysis, klass: Klass,
                           args: list[tuple[str | None, str, Value]]) -> Value:

@@ -118,12 +118,16 @@ class Objects:
 
     def _exec_ClassDef(self: FlowAnalysis, stmt: cst.ClassDef, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
-        klass = Klass(stmt)
         # What it inherits from the file's own classes (later bases first, so earlier ones
         # win, as in the MRO); a base learns of its subclasses, whose overrides of its
-        # abstract methods are what calling them on a base-typed object runs.
-        for base in reversed(stmt.bases):
-            parent = self._eval(base.value, st)
+        # abstract methods are what calling them on a base-typed object runs. From a JAX
+        # library's class (``nn.Module``) it inherits that library's methods.
+        parents = [self._eval(base.value, st) for base in stmt.bases]
+        library = next((p.library if isinstance(p, Klass) else p.name for p in parents
+                        if (isinstance(p, Klass) and p.library)
+                        or (isinstance(p, Ref) and names.is_jax_library(p.name))), None)
+        klass = Klass(stmt, library=library)
+        for parent in reversed(parents):
             if isinstance(parent, Klass):
                 klass.members.update(parent.members)
                 self._subclasses.setdefault(parent.node, set()).add(stmt)

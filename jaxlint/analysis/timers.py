@@ -729,7 +729,10 @@ class Timers:
             if self._may_name is None:
                 self._may_name = COMPILE_WORDS.search(self._code) is not None
             if self._may_name:
-                named, only = self._region_names(stop, starts, bool(compiled))
+                # (a compile the region means, a cold run beside a warm one, is in it too:
+                # whether the figure names the compile alone decides its JAX101)
+                named, only = self._region_names(
+                    stop, starts, bool(compiled) or bool(snap.events_in(starts, COMPILE)))
             loop = self.read_loop.get(stop)
             if compiled and loop is not None and (
                     stop in self.stamp_reads or not collects(loop, self.where[stop].node)

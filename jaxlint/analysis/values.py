@@ -279,8 +279,12 @@ class Members(dict[str, "Value"]):
 
 @dataclass(frozen=True, eq=False)
 class Klass:
+    """A class of the file. ``library``: the JAX library class it derives from (``flax.linen.
+    Module``, ``equinox.Module``), whose methods it inherits (``model.apply``), if any."""
+
     node: cst.ClassDef
     members: Members = field(default_factory=Members)
+    library: str | None = None
 
 
 @dataclass(frozen=True)
