@@ -180,8 +180,15 @@ class Expressions:
         if base.container:
             # An element of a Python container. Waiting for the last one (``outs[-1]``) waits
             # for all; waiting for a fixed earlier one (``outs[0]``) not for those after it.
-            if len(keys) == 1 and isinstance(keys[0], cst.Integer):
-                return replace(base, uncovered=base.uncovered | base.origin)
+            # An element is a value, not the container: ``outs[-1][0]`` is a part of the
+            # last one, not the first of the container's.
+            index = len(keys) == 1 and len(node.slice) == 1 and isinstance(
+                node.slice[0].slice, cst.Index)
+            if index and isinstance(keys[0], cst.Integer):
+                return replace(base, uncovered=base.uncovered | base.origin, container=False)
+            return replace(base, container=False) if index else base
+        if base.uncovered and len(keys) == 1 and isinstance(keys[0], cst.Integer):
+            # a part of an earlier element (``outs[0][1]``): waits for what the element does
             return base
         if base.shard in ("per_device", "shards") and len(keys) == 1 and (
                 isinstance(keys[0], cst.Integer) or (
