@@ -23,7 +23,8 @@ region is taken to include the compile on purpose when
   (any slice with a lower bound, ``pop(0)``, ``del times[:k]``) or kept out by a guard on
   the loop's counter (``if i >= n_warmup:``), or summarised by their minimum;
 - it is a progress log read on every round of a loop (its first figure alone carries the
-  compile, as every training log's does): see ``Timers.regions``.
+  compile, as every training log's does), or the total of such a logged run (the same start
+  read again after the loop): see ``Timers.regions``.
 """
 
 from __future__ import annotations

@@ -48,6 +48,8 @@ class Device:
         the site: nothing else needs updating."""
         self.frame.did_work = True
         tick = self._event(site)
+        if site not in self.site_loops:
+            self.site_loops[site] = tuple(self.frame.loop_stmts)
         st.pending[site] = tick
         st.transferred.pop(site, None)
         deps = EMPTY

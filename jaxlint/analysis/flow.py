@@ -165,6 +165,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # (``Timers.regions``)
         self.transfer_loops: dict[Site, tuple[cst.CSTNode, ...]] = {}
         self.read_loops: dict[Site, tuple[cst.CSTNode, ...]] = {}
+        # The loops of its own frame that each site of work is written in (the loops whose
+        # bodies hold it), from its dispatch
+        self.site_loops: dict[Site, tuple[cst.CSTNode, ...]] = {}
         # Why a site is JAX work, for explanations: ("jitted", the node that made the
         # function), ("api", qualified name), ("helper", the function's node), ("library",
         # None); sites not here operate on JAX values (``y @ y``, ``y[0]``).
@@ -353,6 +356,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.transfer_where.clear()
         self.transfer_loops.clear()
         self.read_loops.clear()
+        self.site_loops.clear()
         self.why.clear()
         self._regions = None
         self.harnesses.clear()

@@ -387,7 +387,7 @@ class Timers:
             why = self.why.get(site)
             if why is None or why[0] != "jitted":
                 continue
-            if any(_inside(site, loop) for loop in loops if loop is not None):
+            if loops & set(self.site_loops.get(site, ())):
                 out.add(site)  # an earlier round's, in every round
             elif not loops and why in once and why not in many:
                 # (a warm-up before a loop whose rounds are each timed leaks into the first
@@ -686,8 +686,10 @@ class Timers:
         if self._regions is not None:
             return self._regions
         by_stop: dict[Site, set[Site]] = {}
+        by_start: dict[Site, set[Site]] = {}
         for stop, start in self.pairs:
             by_stop.setdefault(stop, set()).add(start)
+            by_start.setdefault(start, set()).add(stop)
         out = []
         for stop, starts in by_stop.items():
             snap = self.snapshots.get(stop)
@@ -742,6 +744,22 @@ class Timers:
                 # so only the first of many figures includes it, as any training log's.
                 # Figures collected to be summed or averaged all carry it.
                 compiled = frozenset(c for c in compiled if loop not in self.loops_of.get(c, ()))
+            if compiled:
+                # The total of a logged run: the same start is read as a progress log on the
+                # rounds of a loop it is outside of (``elapsed`` every k updates, then
+                # "total time" after the loop): the run's clock, whose total includes the
+                # first round's compile as the log's first figure does.
+                around = set().union(*(self.read_loops.get(s, ()) for s in starts))
+                logged = set()
+                for other in set().union(*(by_start.get(s, ()) for s in starts)) - {stop}:
+                    round_loop = self.read_loop.get(other)
+                    if round_loop is not None and round_loop not in around and (
+                            other in self.stamp_reads
+                            or not collects(round_loop, self.where[other].node)):
+                        logged.add(round_loop)
+                if logged:
+                    compiled = frozenset(c for c in compiled
+                                         if not logged & self.loops_of.get(c, set()))
             scope = self.scope_of.get(stop)
             uses = tuple(d for d, leaves in self.decorations.get(scope, ()) if leaves) if (
                 scope is not None) else ()
