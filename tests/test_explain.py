@@ -122,3 +122,28 @@ def test_explain_names_the_path_on_which_nothing_waits(tmp_path: Path) -> None:
     branch = run(sys.executable, "-m", "jaxlint", "--explain", f"{script}:18")
     assert ("The sync at line 17 (`z.block_until_ready()`) runs only when the `if` at line 16 "
             "is taken: on the other path nothing waits for the work.") in branch.stdout
+
+
+def test_a_compile_in_nested_regions_is_explained_with_the_innermost(tmp_path: Path) -> None:
+    # A benchmark's "time taken" inside a run's clock (the same start read later in the
+    # training loop's log): the first call compiles inside both figures; its JAX105 names
+    # the benchmark's region, whose stop comes first, in the json and in --explain.
+    script = tmp_path / "bigram.py"
+    script.write_text(
+        "import time\n\nimport jax\nimport jax.numpy as jnp\n\n"
+        "train_step = jax.jit(lambda w: w * 0.9)\nw = jnp.ones(3)\n"
+        "start = time.perf_counter()\n"           # 8
+        "for _ in range(100):\n"
+        "    w = train_step(w)\n"                 # 10: compiles
+        "    jax.block_until_ready(w)\n"
+        "end = time.perf_counter()\n"             # 12
+        "print('Time taken:', end - start)\n"
+        "for step in range(1000):\n"
+        "    w = train_step(w)\n"
+        "    if step % 100 == 0:\n"
+        "        print(step, float(w[0]), time.perf_counter() - start)\n")  # 17
+    proc = jaxlint("--format", "json", "--exit-zero", str(script))
+    found = [f for f in json.loads(proc.stdout) if f["code"] == "JAX105"]
+    assert [(f["line"], f["region"]["stop"]["line"]) for f in found] == [(10, 12)], proc.stdout
+    proc = jaxlint("--explain", f"{script}:10")
+    assert "started at line 8 and read again at line 12" in proc.stdout, proc.stdout
