@@ -11,7 +11,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import UNSYNCED, growth_ratio, jaxlint
+from helpers import ROOT, UNSYNCED, growth_ratio, jaxlint
+
+from jaxlint import lint_source
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import growth  # noqa: E402
 
 
 def test_output_file_is_never_written_through_a_planted_link(tmp_path: Path) -> None:
@@ -48,6 +53,8 @@ def test_a_dict_literal_of_jax_values_costs_linear_time() -> None:
     # then joining its N values one by one rebuilt the growing sets of sites (5x for 4x).
     ratio = growth_ratio("dict_of_values", 400)
     assert ratio <= 6, f"4x the entries cost {ratio:.1f}x the time"
+    # (and the region is still analysed and reported: the cost measured is the real one)
+    assert [f.code for f in lint_source(growth.dict_of_values(1600), "case.py")] == ["JAX101"]
 
 
 @pytest.mark.slow
@@ -56,6 +63,8 @@ def test_a_class_of_methods_calling_each_other_costs_linear_time() -> None:
     # memo by every member of the class (150 -> 600 methods: 9x the time).
     ratio = growth_ratio("methods_calling_each_other", 150)
     assert ratio <= 6, f"4x the methods cost {ratio:.1f}x the time"
+    found = lint_source(growth.methods_calling_each_other(600), "case.py")
+    assert [f.code for f in found] == ["JAX101"]
 
 
 def _json(text: str) -> object:

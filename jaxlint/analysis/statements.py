@@ -467,10 +467,10 @@ class Statements:
     def _exec_For(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
         counter = self._counter_of(stmt)
-        last = self._counter_last(stmt) if counter is not None else None
-        if last is not None and self._periodic_in(stmt):
-            self._last_rounds[stmt] = (counter[0], last)  # type: ignore[index]
         if counter is not None:
+            last = self._counter_last(stmt)
+            if last is not None and self._periodic_in(stmt):
+                self._last_rounds[stmt] = (counter[0], last)
             self._counters.append((*counter, stmt, True))
             try:
                 return self._exec_For_body(stmt, st)
