@@ -244,7 +244,8 @@ def find_git_dir(source: dict, mirror: Path | None = None) -> Path:
         raise FetchError(f"{repo}: commit must be 40 lower-case hex digits, got {commit!r}")
     flat = repo.replace("/", "+")
     base = mirror_dir(mirror)
-    for cand in (base / flat / "repo", base / flat, GIT_DIR / f"{flat}.git"):
+    for cand in (base / flat / "repo", base / flat / "repo" / ".git", base / flat,
+                 GIT_DIR / f"{flat}.git"):
         if _has_commit(cand, commit):
             return cand
     clone = GIT_DIR / f"{flat}.git"
