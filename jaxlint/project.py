@@ -432,6 +432,14 @@ class ProjectIndex(Mapping[str, "Value"]):
             self._carries[key] = known
         return known
 
+    def holds(self, module: str) -> bool:
+        """Whether the project has a module (or package) of this name."""
+        _linting.append(self if not _linting else _linting[-1])
+        try:
+            return self._file_for(module) is not None
+        finally:
+            _linting.pop()
+
     def computes(self, qualified: str) -> bool:
         """Whether ``qualified`` names something of a project module that uses JAX (a class
         or function of the project's own JAX code, as ``whisper_jax.PjitPartitioner``):

@@ -650,3 +650,54 @@ def test_an_imported_script_does_not_run_its_main_block(tmp_path: Path) -> None:
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj", cwd=tmp_path)
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
         ["proj/train.py:17:11:", "JAX101"]], lint.stdout + lint.stderr
+
+
+JAX_NAMED_BENCH = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+
+from jaxproj.log import Logger
+
+f = jax.jit(lambda a: jnp.tanh(a @ a))
+logger = Logger()
+
+
+def main():
+    x = jnp.ones((512, 512))
+    f(x).block_until_ready()
+    start = time.perf_counter()
+    y = f(x)
+    out = logger.show(y)
+    jax.block_until_ready(y)
+    print("step", time.perf_counter() - start)
+    return out
+'''
+
+JAX_NAMED_LOG = '''\
+class Logger:
+    def show(self, y):
+        print("mean", float(y.mean()))
+'''
+
+
+def test_a_package_named_for_jax_is_a_library_unless_the_project_holds_it(
+        tmp_path: Path) -> None:
+    """``jaxproj.log.Logger`` of a package the checkout does not hold is judged by its name,
+    as a library built on JAX: ``logger.show(y)`` computes, and ``out`` is not waited for.
+    The project's own ``jaxproj`` is read as code, whose ``Logger`` computes nothing."""
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "bench.py").write_text(JAX_NAMED_BENCH)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "bench.py", cwd=alone)
+    assert lint.returncode == 1, lint.stdout + lint.stderr
+    assert lint.stdout.startswith("bench.py:19:19: JAX101 "), lint.stdout
+    assert "`out` is still being computed" in lint.stdout, lint.stdout
+
+    held = tmp_path / "held"
+    held.mkdir()
+    (held / "bench.py").write_text(JAX_NAMED_BENCH)
+    _package(held, "jaxproj", log=JAX_NAMED_LOG)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "bench.py", cwd=held)
+    assert lint.returncode == 0, lint.stdout + lint.stderr

@@ -77,6 +77,14 @@ class Backends:
         return TRANSFORMS.get(q.rsplit(".", 1)[-1], q)
 
     def jax_library(self: FlowAnalysis, q: str) -> bool:
-        """Whether ``q`` is of a JAX library: a known one, or one switched to JAX here."""
-        return names.is_jax_library(q) or bool(
-            self.jax_backed and q.split(".", 1)[0] in self.jax_backed)
+        """Whether ``q`` is of a JAX library: a known one, one switched to JAX here, or a
+        package named for JAX (``jaxfluids.SimulationManager``) that the project does not
+        hold (the project's own ``jax_sph`` is read as code, not judged by its name)."""
+        if names.is_jax_library(q) or (
+                self.jax_backed and q.split(".", 1)[0] in self.jax_backed):
+            return True
+        top = names.jax_named_package(q)
+        if top is None:
+            return False
+        holds = getattr(self.index, "holds", None)
+        return not (holds is not None and holds(top))

@@ -377,6 +377,17 @@ HOST_PREFIXES = (
     "cv2.", "h5py.",
 )
 
+# Functions of JAX libraries that write their JAX values to storage (a checkpoint, bytes):
+# they copy them to the host first, which waits for them, as a host library's call does.
+# (Orbax's asynchronous save also returns only once the arrays are on the host.)
+HOST_WRITERS = frozenset({
+    "flax.training.checkpoints.save_checkpoint",
+    "flax.training.checkpoints.save_checkpoint_multiprocess",
+    "flax.serialization.to_bytes",
+    "flax.serialization.msgpack_serialize",
+    "equinox.tree_serialise_leaves",
+})
+
 # Timers of libraries used in ``with``: they read the clock on entry and on exit, so the
 # ``with`` body is a timed region (``with py_utils.timeit() as period:``).
 LIBRARY_TIMERS = frozenset(
@@ -465,10 +476,25 @@ def classify(qualified_name: str, extras: Extras = NO_EXTRAS) -> CallKind:
         return CallKind.WORK if name in TOP_LEVEL_WORK else CallKind.NO_WORK
     if name.startswith("jax.") or name == "jax":
         return CallKind.WORK
-    if name.startswith(HOST_PREFIXES):
+    if name.startswith(HOST_PREFIXES) or name in HOST_WRITERS:
         return CallKind.HOST
     return CallKind.UNKNOWN
 
 
+# Packages named for JAX that are no library computing on JAX values: the backend itself
+# and annotation helpers.
+NOT_JAX_NAMED_LIBRARIES = frozenset({"jax", "jaxlib", "jaxtyping"})
+
+
 def is_jax_library(qualified_name: str) -> bool:
     return qualified_name.startswith(JAX_LIBRARIES)
+
+
+def jax_named_package(qualified_name: str) -> str | None:
+    """The top-level package of ``qualified_name`` when its name says it is built on JAX
+    (``jaxfluids``, ``jax_cosmo``, ``jaxley``: every such package of the index is), else
+    None. Whether the project itself holds it is for the caller to ask."""
+    top, dot, _ = qualified_name.partition(".")
+    if dot and top.startswith("jax") and top not in NOT_JAX_NAMED_LIBRARIES:
+        return top
+    return None

@@ -125,7 +125,7 @@ class Objects:
         parents = [self._eval(base.value, st) for base in stmt.bases]
         library = next((p.library if isinstance(p, Klass) else p.name for p in parents
                         if (isinstance(p, Klass) and p.library)
-                        or (isinstance(p, Ref) and names.is_jax_library(p.name))), None)
+                        or (isinstance(p, Ref) and self.jax_library(p.name))), None)
         klass = Klass(stmt, library=library)
         for parent in reversed(parents):
             if isinstance(parent, Klass):
