@@ -413,7 +413,7 @@ class Calls:
         if q == "builtins.vars" and len(jax_args) == 1:
             return replace(jax_args[0], record=False, container=True)  # a record's fields
         if q in ("builtins.list", "builtins.tuple", "builtins.dict", "builtins.sorted",
-                 "builtins.reversed"):
+                 "builtins.reversed") or q in names.RESTRUCTURE:
             return union_jax(values) or union_elements(values)
         if q in ("builtins.enumerate", "builtins.zip", "builtins.iter", "builtins.next") and (
             not jax_args

@@ -377,6 +377,15 @@ HOST_PREFIXES = (
     "cv2.", "h5py.",
 )
 
+# Functions of JAX libraries that restructure a tree of arrays without computing: they give
+# back the same arrays (no work of their own, and what is pending stays pending).
+RESTRUCTURE = frozenset({
+    "flax.core.freeze", "flax.core.unfreeze", "flax.core.copy",
+    "flax.core.frozen_dict.freeze", "flax.core.frozen_dict.unfreeze",
+    "flax.core.frozen_dict.copy", "flax.core.FrozenDict", "flax.core.frozen_dict.FrozenDict",
+    "flax.traverse_util.flatten_dict", "flax.traverse_util.unflatten_dict",
+})
+
 # Functions of JAX libraries that write their JAX values to storage (a checkpoint, bytes):
 # they copy them to the host first, which waits for them, as a host library's call does.
 # (Orbax's asynchronous save also returns only once the arrays are on the host.)
