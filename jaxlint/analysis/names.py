@@ -495,8 +495,17 @@ def classify(qualified_name: str, extras: Extras = NO_EXTRAS) -> CallKind:
 NOT_JAX_NAMED_LIBRARIES = frozenset({"jax", "jaxlib", "jaxtyping"})
 
 
+# Libraries of several frameworks whose JAX classes say so by name: Hugging Face's
+# ``FlaxAutoModel``, ``FlaxBertModel`` (in ``modeling_flax_*``), ``FlaxStableDiffusionPipeline``.
+FLAX_NAMED = ("transformers.", "diffusers.")
+
+
 def is_jax_library(qualified_name: str) -> bool:
-    return qualified_name.startswith(JAX_LIBRARIES)
+    if qualified_name.startswith(JAX_LIBRARIES):
+        return True
+    return qualified_name.startswith(FLAX_NAMED) and any(
+        part.startswith(("Flax", "modeling_flax", "pipeline_flax"))
+        for part in qualified_name.split(".")[1:])
 
 
 def jax_named_package(qualified_name: str) -> str | None:
