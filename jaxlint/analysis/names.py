@@ -495,16 +495,17 @@ def classify(qualified_name: str, extras: Extras = NO_EXTRAS) -> CallKind:
 NOT_JAX_NAMED_LIBRARIES = frozenset({"jax", "jaxlib", "jaxtyping"})
 
 
-# Libraries of several frameworks whose JAX classes say so by name: Hugging Face's
-# ``FlaxAutoModel``, ``FlaxBertModel`` (in ``modeling_flax_*``), ``FlaxStableDiffusionPipeline``.
-FLAX_NAMED = ("transformers.", "diffusers.")
+# A library of several frameworks whose JAX classes say so by name: Hugging Face's
+# ``FlaxAutoModel``, ``FlaxBertModel`` (in ``modeling_flax_*``), whose outputs are JAX
+# arrays. (Not diffusers: its Flax pipelines hand back NumPy images, copied inside.)
+FLAX_NAMED = ("transformers.",)
 
 
 def is_jax_library(qualified_name: str) -> bool:
     if qualified_name.startswith(JAX_LIBRARIES):
         return True
     return qualified_name.startswith(FLAX_NAMED) and any(
-        part.startswith(("Flax", "modeling_flax", "pipeline_flax"))
+        part.startswith(("Flax", "modeling_flax"))
         for part in qualified_name.split(".")[1:])
 
 
