@@ -511,8 +511,8 @@ def is_jax_library(qualified_name: str) -> bool:
 
 def jax_named_package(qualified_name: str) -> str | None:
     """The top-level package of ``qualified_name`` when its name says it is built on JAX
-    (``jaxfluids``, ``jax_cosmo``, ``jaxley``: every such package of the index is), else
-    None. Whether the project itself holds it is for the caller to ask."""
+    (``jaxfluids``, ``jax_cosmo``, ``jaxley``), else None. Whether the project itself
+    holds it is for the caller to ask."""
     top, dot, _ = qualified_name.partition(".")
     if dot and top.startswith("jax") and top not in NOT_JAX_NAMED_LIBRARIES:
         return top
