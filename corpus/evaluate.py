@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import hashlib
 import json
 import os
 import re
@@ -69,6 +70,14 @@ def jaxlint_version(src: Path | None = None) -> str:
     if rev.returncode == 0:
         version += f" at {rev.stdout.strip()}" + (" (jaxlint/ modified)" if dirty.stdout.strip()
                                                   else "")
+    else:
+        # A snapshot that is no checkout (``git archive`` of a commit) is named by its
+        # sources' hash: a ``--project`` run merges into the saved run only when the
+        # version is the same, and "jaxlint 0.1.0" alone would merge two analyses.
+        digest = hashlib.sha256()
+        for path in sorted((where / "jaxlint").rglob("*.py")):
+            digest.update(str(path.relative_to(where)).encode() + b"\0" + path.read_bytes())
+        version += f" (sources {digest.hexdigest()[:12]})"
     return version
 
 
