@@ -119,6 +119,7 @@ class Expressions:
         st.env, st.bound, st.pending = merged.env, merged.bound, merged.pending
         st.transferred, st.reads, st.live = merged.transferred, merged.reads, merged.live
         st.timers, st.called = merged.timers, merged.called
+        st.lineage = merged.lineage
 
     def _eval_BooleanOperation(self: FlowAnalysis, node: cst.BooleanOperation, st: State) -> Value:
         left = self._eval(node.left, st)
@@ -272,11 +273,11 @@ class Expressions:
             value = self._eval(node.elt, st)
         targets = set(st.env) - set(saved)
         for k in targets:
-            del st.env[k]
+            st.drop(k)
             st.timers.pop(k, None)
         for k, v in saved.items():
             if k in st.env and not isinstance(st.env[k], JaxVal):
-                st.env[k] = v
+                st.write(k, v)
         st.bound = bound
         if isinstance(value, JaxVal):
             return replace(value, container=True)

@@ -8,6 +8,60 @@ from dataclasses import dataclass, field, replace
 from jaxlint.analysis.values import EMPTY, JaxVal, Site, Value, join_values
 
 
+class Lineage:
+    """Where a state's ``env`` came from: the lineage of the state it was copied from, and
+    the names written since. A join or a loop's fixpoint test then visits only the names
+    some path wrote since the paths split, not every name in scope: a module that binds a
+    new name in every region and branches in each would otherwise cost the square of its
+    length (issue 23's growth tests).
+
+    ``version`` counts this lineage's writes; a copy keeps the version it was made at, so a
+    write to a state after a copy was made from it is seen, and the short cut not taken.
+    """
+
+    __slots__ = ("depth", "parent", "parent_version", "version", "written")
+
+    def __init__(self, parent: Lineage | None = None) -> None:
+        self.parent = parent
+        self.parent_version: int = parent.version if parent is not None else 0
+        self.depth: int = parent.depth + 1 if parent is not None else 0
+        self.version: int = 0
+        self.written: set[str] = set()
+
+    def wrote(self, key: str) -> None:
+        self.version += 1
+        self.written.add(key)
+
+
+def changed_names(states: Iterable[State]) -> set[str] | None:
+    """Names whose values may differ between ``states``: those written on any of their
+    lineages since the latest one they share. None when they share none, or one was written
+    to after a copy of it was made (then every name has to be compared)."""
+    lines = [s.lineage for s in states]
+    common = lines[0]
+    for line in lines[1:]:
+        a, b = common, line
+        while a.depth > b.depth:
+            a = a.parent  # type: ignore[assignment]
+        while b.depth > a.depth:
+            b = b.parent  # type: ignore[assignment]
+        while a is not b:
+            if a.parent is None or b.parent is None:
+                return None
+            a, b = a.parent, b.parent
+        common = a
+    names: set[str] = set()
+    for line in lines:
+        while line is not common:
+            parent = line.parent
+            assert parent is not None
+            if parent.version != line.parent_version:
+                return None
+            names |= line.written
+            line = parent
+    return names
+
+
 @dataclass
 class State:
     """What is known at one program point, on all paths that reach it.
@@ -40,27 +94,46 @@ class State:
     timers: dict[str, frozenset[Site]] = field(default_factory=dict)
     called: frozenset[Site] = EMPTY
     live: bool = True
+    lineage: Lineage = field(default_factory=Lineage, init=False, repr=False, compare=False)
 
     def copy(self) -> State:
-        return replace(self, env=dict(self.env), bound=set(self.bound), pending=dict(self.pending),
-                       transferred=dict(self.transferred), reads=dict(self.reads),
-                       timers=dict(self.timers))
+        out = replace(self, env=dict(self.env), bound=set(self.bound), pending=dict(self.pending),
+                      transferred=dict(self.transferred), reads=dict(self.reads),
+                      timers=dict(self.timers))
+        out.lineage = Lineage(self.lineage)
+        return out
+
+    def write(self, key: str, value: Value) -> None:
+        """Bind ``key`` in ``env``: every write goes through here or ``drop`` (the lineage
+        has to see it)."""
+        self.env[key] = value
+        self.lineage.wrote(key)
+
+    def drop(self, key: str) -> None:
+        self.env.pop(key, None)
+        self.lineage.wrote(key)
 
     def tagged(self) -> tuple[dict[Site, int], ...]:
         """The tables whose entries a region can contain (by their ticks)."""
         return self.pending, self.transferred
 
-    def same_shape(self, other: State, since: int) -> bool:
+    def same_shape(self, other: State, since: int, entry: State | None = None) -> bool:
         """Whether two rounds of a loop that began at tick ``since`` left the same state:
         the same values, and the ticks made in the loop in the same order (their numbers
         grow every round). Entries older than the loop are the same objects in both, so
-        only what the loop made is ordered: the cost is the loop's, not the file's."""
+        only what the loop made is ordered: the cost is the loop's, not the file's.
+        ``entry``, the state the loop was entered with: only names written since then are
+        compared (the others hold its values, made before the loop)."""
         if (self.live != other.live or self.env.keys() != other.env.keys()
                 or self.bound != other.bound or self.timers != other.timers
                 or self.called != other.called):
             return False
         pairs: list[tuple[int, int]] = []
-        for key, mine in self.env.items():
+        names = None if entry is None else changed_names([self, other, entry])
+        env = self.env
+        items = env.items() if names is None else (
+            (key, env[key]) for key in names if key in env)
+        for key, mine in items:
             theirs = other.env[key]
             if mine is theirs:
                 if isinstance(mine, JaxVal) and mine.tick > since:
@@ -101,13 +174,22 @@ def join_states(states: Iterable[State]) -> State:
     if not live:
         return State(live=False)
     out = live[0].copy()
+    names = changed_names(live) if len(live) > 1 else None
+    written = out.lineage.written
+    env = out.env
     for other in live[1:]:
-        env = out.env
-        for name, value in other.env.items():
-            if name not in env:
+        other_env = other.env
+        items = other_env.items() if names is None else (
+            (name, other_env[name]) for name in names if name in other_env)
+        for name, value in items:
+            old = env.get(name)
+            if old is None and name not in env:
                 env[name] = value
-            elif env[name] is not value:
-                env[name] = join_values(env[name], value)
+            elif old is not value:
+                env[name] = join_values(old, value)
+            else:
+                continue
+            written.add(name)
         out.bound &= other.bound
         for mine, theirs in zip(out.tagged(), other.tagged()):
             _merge_ticks(mine, theirs)

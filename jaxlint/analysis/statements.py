@@ -155,7 +155,7 @@ class Statements:
 
     def _set(self: FlowAnalysis, st: State, key: str, value: Value) -> None:
         """Bind ``key`` (a name or ``a.b`` path) on this path, and note when."""
-        st.env[key] = value
+        st.write(key, value)
         st.bound.add(key)
         if isinstance(value, TimerRead):
             st.timers[key] = value.sites
@@ -170,7 +170,7 @@ class Statements:
             self._parents.add(key)
 
     def _unbind(self: FlowAnalysis, key: str, st: State) -> None:
-        st.env.pop(key, None)
+        st.drop(key)
         st.bound.discard(key)
         st.timers.pop(key, None)
 
@@ -363,7 +363,7 @@ class Statements:
                      since: int) -> State:
         breaks: list[State] = []
         last_ends: list[State] = []
-        exit_state = head
+        exit_state = entry = head
         entry_called = head.called
         for rounds in range(MAX_LOOP_ROUNDS):
             if self._counters and self._counters[-1][2] is stmt:
@@ -391,7 +391,7 @@ class Statements:
             if ran and new_head.live:
                 called = frozenset.intersection(*ran)
                 new_head.called = called if rounds == 0 else called & head.called
-            if new_head.same_shape(head, since):
+            if new_head.same_shape(head, since, entry):
                 break
             head = new_head
         final = self._last_rounds.get(stmt) if isinstance(stmt, cst.For) else None
