@@ -31,7 +31,7 @@ from jaxlint.analysis.syntax import (
     params_of,
     static_spec,
 )
-from jaxlint.analysis.timers import COMPILE, Event
+from jaxlint.analysis.timers import CLEARS, COMPILE, Event
 from jaxlint.analysis.values import (
     CALLABLES,
     INPUT,
@@ -402,6 +402,7 @@ class Calls:
                 # every compiled program is dropped: each jitted function compiles again,
                 # wherever it was made (``CLEARED`` stands for that on every path)
                 st.called = frozenset({CLEARED})
+                self.frame.events.append((self._tick(), node, CLEARS))
             return None
         if q in names.BARRIERS:
             self._sync_all(st, site=node)

@@ -43,14 +43,19 @@ if TYPE_CHECKING:
 # Words that name compilation (or a cold first run) in the statements and comments of a
 # region's reads: the region times it on purpose (``compile_time = time.time() - t0``,
 # ``print("first call (incl. compile)")``, ``# cold run``).
+# Not "jit time": beside "numpy time" or "eager time" it names the time of the jitted version
+# (``print("jax jit time:", t2 - t1)`` after 1,000 calls), not the time it takes to jit;
+# it names the compile only in a region that forces one (``jax.clear_caches()`` before the
+# call: ``JIT_TIME``).
 COMPILE_WORDS = re.compile(
-    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|warm[\s_-]*up|jit[\s_-]*time|"
+    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|warm[\s_-]*up|"
     r"trac(e|ing)[\s_-]*time|\bcold\b|\bstag(e|ing)[\s_-]*time", re.IGNORECASE)
 NAMED_AFTER = re.compile(
-    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|jit[\s_-]*time|"
+    r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|"
     r"trac(e|ing)[\s_-]*time|\bcold\b|\bstag(e|ing)[\s_-]*time", re.IGNORECASE)
+JIT_TIME = re.compile(r"jit[\s_-]*time", re.IGNORECASE)
 # ("staging time": JAX's and TensorFlow's word for tracing and compiling a function)
-ONLY_COMPILE = re.compile(r"compil|jit[\s_-]*time|trac(e|ing)[\s_-]*time|"
+ONLY_COMPILE = re.compile(r"compil|trac(e|ing)[\s_-]*time|"
                           r"\bstag(e|ing)[\s_-]*time", re.IGNORECASE)
 # ... unless the words say the compile comes on top of the run ("first call (incl.
 # compile)", "including compilation", "with compile", "+ compile")
@@ -195,15 +200,20 @@ class Compiles:
             self._shared_origins.add(origin)
         return origin
 
-    def named_compile(self: FlowAnalysis, texts: list[str], after: str | None
-                      ) -> tuple[bool, bool]:
+    def named_compile(self: FlowAnalysis, texts: list[str], after: str | None,
+                      forced: bool = False) -> tuple[bool, bool]:
         """(the region names the compile or a first run, it names the compile alone), from
-        the texts of its reads (statements and comments) and the statement after its stop."""
+        the texts of its reads (statements and comments) and the statement after its stop.
+        ``forced``: the region compiles on purpose (its calls follow ``jax.clear_caches()``),
+        where "jit time" names the compile too."""
         named = any(COMPILE_WORDS.search(t) for t in texts)
         only = any(only_compile(t) for t in texts)
         if after is not None:
             named = named or NAMED_AFTER.search(after) is not None
             only = only or only_compile(after)
+        if forced and not only:
+            only = any(JIT_TIME.search(t) for t in [*texts, after or ""])
+            named = named or only
         return named, only
 
 

@@ -21,6 +21,7 @@ from jaxlint.analysis.budget import TooComplex
 from jaxlint.analysis.compiles import (
     COMPILE_WORDS,
     EXCLUDES_COMPILE,
+    JIT_TIME,
     comments_of,
     divides,
     drops_first_rounds,
@@ -44,6 +45,7 @@ from jaxlint.analysis.values import (
 Event = tuple[int, Site, int]  # (tick, site, kind)
 # a first (compiling) call; a sync that waited for nothing; a sync that waited for work
 COMPILE, IDLE, SYNCED, INEFFECTIVE = 0, 1, 2, 3  # INEFFECTIVE: a sync that cannot wait
+CLEARS = 4  # ``jax.clear_caches()``: every later call compiles again
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
@@ -625,7 +627,7 @@ class Timers:
 
     # ------------------------------------------------------------------ results
     def _region_names(self: FlowAnalysis, stop: Site, starts: Collection[Site],
-                      compiles: bool = True) -> tuple[bool, bool]:
+                      compiles: bool = True, forced: bool = False) -> tuple[bool, bool]:
         """Whether the region names the compile or a first run, and whether it names the
         compile alone (``Compiles.named_compile``): from its reads' statements and the
         comments on their lines (and just above the start), the statement after the stop if
@@ -652,9 +654,9 @@ class Timers:
         if bound and compiles:
             # (asked only of a region with a compile in it: JAX105 is what it decides)
             after_texts += self._uses_of(bound, self.scope_of.get(stop), self.where[stop].node)
-        named, only = self.named_compile(texts, None)
+        named, only = self.named_compile(texts, None, forced)
         for text in after_texts:
-            n, o = self.named_compile(texts, text)
+            n, o = self.named_compile(texts, text, forced)
             named, only = named or n, only or o
         return named or noted, only
 
@@ -729,12 +731,14 @@ class Timers:
             # nothing of the region is generated back into text to be searched)
             named = only = False
             if self._may_name is None:
-                self._may_name = COMPILE_WORDS.search(self._code) is not None
+                self._may_name = (COMPILE_WORDS.search(self._code) is not None
+                                  or JIT_TIME.search(self._code) is not None)
             if self._may_name:
                 # (a compile the region means, a cold run beside a warm one, is in it too:
                 # whether the figure names the compile alone decides its JAX101)
                 named, only = self._region_names(
-                    stop, starts, bool(compiled) or bool(snap.events_in(starts, COMPILE)))
+                    stop, starts, bool(compiled) or bool(snap.events_in(starts, COMPILE)),
+                    bool(snap.events_in(starts, CLEARS)))
             loop = self.read_loop.get(stop)
             if compiled and loop is not None and (
                     stop in self.stamp_reads or not collects(loop, self.where[stop].node)
