@@ -536,9 +536,14 @@ class ProjectIndex(Mapping[str, "Value"]):
         if owner and self._file_for(module) is None:
             from jaxlint.analysis.values import TimerFactory, TimerObject
 
-            holder = self._exports(owner).get(obj)
+            exports = self._exports(owner)
+            holder = exports.get(obj)
             if isinstance(holder, TimerObject) and name in holder.methods:
                 return TimerFactory()
+            # ``utils.Logger.print_stats``: a method of a class the module defines
+            method = exports.get(f"{obj}.{name}")
+            if method is not None:
+                return method
         raise KeyError(key)
 
     def _imported_from(self, module: str, name: str) -> str | None:

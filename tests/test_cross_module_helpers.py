@@ -701,3 +701,67 @@ def test_a_package_named_for_jax_is_a_library_unless_the_project_holds_it(
     _package(held, "jaxproj", log=JAX_NAMED_LOG)
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "bench.py", cwd=held)
     assert lint.returncode == 0, lint.stdout + lint.stderr
+
+
+SPH_LOG = '''\
+import jax.numpy as jnp
+
+
+def get_stats(state):
+    return {"ekin": jnp.sum(state["v"] ** 2), "vmax": jnp.max(jnp.abs(state["v"]))}
+
+
+class Logger:
+    def __init__(self, every):
+        self.every = every
+        self.history = []
+
+    def print_stats(self, state, step):
+        stats = get_stats(state)
+        print(step, ", ".join([f"{k}={v:.5f}" for k, v in stats.items()]))
+
+    def keep(self, state, step):
+        self.history.append((step, get_stats(state)))
+'''
+
+SPH_RUN = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+
+from sph.log import Logger
+
+advance = jax.jit(lambda state: {"v": state["v"] * 0.99 + 0.01})
+
+
+def main(steps=100):
+    logger = Logger(every=10)
+    state = {"v": jnp.ones((4096, 3))}
+    jax.block_until_ready(advance(state))
+    start = time.time()
+    for step in range(steps):
+        state = advance(state)
+        logger.METHOD(state, step)
+    print(f"time: {time.time() - start:.2f} s")
+'''
+
+
+@pytest.mark.parametrize(("method", "expected"), [("print_stats", ""), ("keep", "JAX101")])
+def test_a_method_of_the_projects_own_jax_class_is_summarised_from_its_module(
+        tmp_path: Path, method: str, expected: str) -> None:
+    """``logger.print_stats(state, step)`` of a class of the project's own JAX code (a
+    module that imports jax.numpy) prints the stats of the state it is given: that host
+    read waits for the last step, as the method's module shows. A method that only keeps
+    the stats (``keep``) waits for nothing, and the region stays unsynced. (Judged as a JAX
+    library's method, both calls would be more JAX work left running.)"""
+    (tmp_path / "run.py").write_text(SPH_RUN.replace("METHOD", method))
+    _package(tmp_path, "sph", log=SPH_LOG)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "run.py", cwd=tmp_path)
+    if not expected:
+        assert lint.returncode == 0, lint.stdout + lint.stderr
+        return
+    assert lint.returncode == 1, lint.stdout + lint.stderr
+    assert lint.stdout == ("run.py:19:20: JAX101 timer stops before JAX work finishes: `state` "
+                           "is still being computed; call jax.block_until_ready(state) before "
+                           "reading the clock\n"), lint.stdout

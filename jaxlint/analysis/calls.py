@@ -467,6 +467,18 @@ class Calls:
             held = base.klass.members[attr]
             assert isinstance(held, Ref)
             return self._call_ref(held.name, node, st)
+        if isinstance(base, LibObject) and base.name and self.index and not self.jax_library(
+                base.name):
+            # An instance of a class of the project's own JAX code: a method whose module's
+            # analysis shows it waits (``logger.print_stats(state)`` prints the state's
+            # stats) is that wait. What it summarises as doing nothing, or as leaving work,
+            # is not taken: the summary cannot see the fields its ``__init__`` set
+            # (``self.apply``), so such a method is judged as a JAX library's, as before.
+            known = self._from_index(f"{base.name}.{attr}")
+            if (isinstance(known, JaxCallable) and known.synced) or (
+                    isinstance(known, Ref) and known.name in ("jax.block_until_ready",
+                                                              "jax.device_get")):
+                return self._call_value(known, node, st)
         args = self._args(node, st)
         if attr == "block_until_ready" and not isinstance(base, (JaxVal, Instance, Klass)):
             # ``timer.block_until_ready(result)``, ``profiler.block_until_ready(out)``: an

@@ -668,7 +668,23 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         made with a clock running. (A timer the module imports from another module, as a
         package's ``__init__`` re-exporting ``Timer``, is followed by the index itself:
         ``ProjectIndex._lookup``.)"""
-        value = self.globals.get(name)
+        owner: Klass | None = None
+        if "." in name:
+            # ``Logger.print_stats``: a method of a class of this module, asked for by a
+            # module that holds an instance (``logger = Logger(...)``, then
+            # ``logger.print_stats(state, step)``): summarised as a function whose first
+            # parameter is an instance of the class, whose fields are not known
+            cls, _, attr = name.partition(".")
+            klass = self.globals.get(cls)
+            if not isinstance(klass, Klass) or "." in attr:
+                return None
+            owner, value = klass, klass.members.get(attr)
+            if not (isinstance(value, Func) and isinstance(value.node, cst.FunctionDef)) or (
+                    {dotted(d.decorator) for d in value.node.decorators}
+                    & {"staticmethod", "classmethod", "property"}):
+                return None
+        else:
+            value = self.globals.get(name)
         if self._is_timer(value):
             return TimerFactory()
         if isinstance(value, Instance):
@@ -686,8 +702,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # Summarised as most calls make it: parameters with a default are left at it
         # (``def get(tree, as_numpy=True)`` copies to the host).
         defaulted = {p.name.value for p in params_of(value.node) if p.default}
-        params: dict[str, Value] = {
-            p: INPUT for p in self._positional_params(value.node) if p not in defaulted}
+        positional = self._positional_params(value.node)
+        params: dict[str, Value] = {p: INPUT for p in positional if p not in defaulted}
+        if owner is not None and positional:
+            params[positional[0]] = Instance(owner)
         self._under_timer += 1
         try:
             summary = self._call_function(value, params)
