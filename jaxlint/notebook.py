@@ -255,7 +255,7 @@ def _compiles(code: str) -> bool:
     return True
 
 
-def _options_end(text: str, pos: int) -> int | None:
+def options_end(text: str, pos: int) -> int | None:
     """Where ``%timeit``'s statement starts after its options (getopt ``n:r:tcp:qo``), or
     None if IPython would refuse them."""
     while True:
@@ -416,7 +416,7 @@ class Builder:
         text = s.text
         args = min(name_end + 1, len(text))
         if name == "timeit":
-            stmt_at = _options_end(text, args)
+            stmt_at = options_end(text, args)
         else:
             stmt_at = len(text) - len(text[args:].lstrip(" \t"))
             if text.startswith("--no-raise-error", stmt_at):
@@ -493,7 +493,7 @@ class Builder:
                 self.run_cell(number, body)
             return
         if name == "timeit":
-            setup_at = _options_end(head.text, 2 + len(name) + 1)
+            setup_at = options_end(head.text, 2 + len(name) + 1)
             if setup_at is not None:
                 setup = head.text[setup_at:].strip()
                 self.timed_body(number, head, body, setup, len(self.v.lines))

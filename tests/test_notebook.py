@@ -47,6 +47,25 @@ def test_magics_and_cross_cell_region_reported_per_cell() -> None:
     assert found == [(3, 1, "JAX102"), (4, 1, "JAX102"), (6, 2, "JAX101")]
 
 
+def test_timeit_of_a_lambda_expression_times_no_work_and_has_no_fix(tmp_path: Path) -> None:
+    # ``%timeit lambda: ...`` runs its statement, which only makes a function: the jitted
+    # call in its body never runs, though it is synced. Passing it as timeit's callable
+    # (``timeit.timeit(lambda: ...)``) calls it, and is fine.
+    path = tmp_path / "bench.ipynb"
+    path.write_bytes(notebook(
+        SETUP, code("%timeit -n 1 -r 3 lambda: f(x).block_until_ready()"),
+        code("import timeit\ntimeit.timeit(lambda: f(x).block_until_ready(), number=3)")))
+    result = jaxlint("--no-cache", "bench.ipynb", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == (
+        "bench.ipynb:cell 2:1:1: JAX102 benchmark harness times no JAX work: each run of "
+        "`lambda: f(x).block_until_ready()` only makes a function and never calls it; time "
+        "the call itself (without `lambda:`)\n")
+    before = path.read_bytes()
+    assert jaxlint("--no-cache", "--fix", "bench.ipynb", cwd=tmp_path).returncode == 1
+    assert path.read_bytes() == before
+
+
 def test_cli_prints_cell_positions(tmp_path: Path) -> None:
     (tmp_path / "bench.ipynb").write_bytes(notebook(SETUP, code("%timeit f(x)")))
     result = jaxlint(".", cwd=tmp_path)

@@ -44,6 +44,9 @@ class HarnessUse:
     # it, or runs eager lax control flow over one): every timed run includes compilation
     recompiles: bool = False
     asv: bool = False  # an asv benchmark method (``time_*``): asv itself times its body
+    # the statement string is a lambda expression (``%timeit lambda: f(x)``): each run makes
+    # the function and never calls it, so nothing it would compute is timed
+    only_lambda: bool = False
 
 
 class Harnesses:
@@ -81,8 +84,12 @@ class Harnesses:
         ):
             namespace = given
         self.harness_recompiled = False
-        unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None, fn_args,
-                                     st, namespace)
+        # ``get_ipython().run_line_magic("timeit", "-n 1 -r 3 f(x)")``: its options first
+        magic = isinstance(source.func, cst.Attribute) and (
+            source.func.attr.value == "run_line_magic")
+        only_lambda = _only_lambda(stmt[0], magic)
+        unsynced = not only_lambda and self._leaves_work(
+            stmt[0], stmt[1], setup[0] if setup else None, fn_args, st, namespace, magic)
         recompiled, self.harness_recompiled = self.harness_recompiled, False
         use = self.harnesses.get(report)
         if use is None:
@@ -92,14 +99,16 @@ class Harnesses:
             self.harnesses[report] = use
         use.unsynced = use.unsynced or unsynced
         use.recompiles = use.recompiles or recompiled
+        use.only_lambda = use.only_lambda or only_lambda
 
     def _leaves_work(self: FlowAnalysis, node: cst.BaseExpression, value: Value,
                      setup: cst.BaseExpression | None,
                      fn_args: list[tuple[str | None, str, Value]], st: State,
-                     namespace: cst.Dict | None = None) -> bool:
-        """Whether running the timed callable or statement leaves JAX work pending."""
+                     namespace: cst.Dict | None = None, magic: bool = False) -> bool:
+        """Whether running the timed callable or statement leaves JAX work pending.
+        ``magic``: the statement is a ``%timeit`` line's, options included."""
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-            return self._statement_leaves_work(node, setup, st, namespace)
+            return self._statement_leaves_work(node, setup, st, namespace, magic)
         if isinstance(value, Func):
             params = self._bind_params(value, fn_args, None)
             self._timing_harness += 1
@@ -121,7 +130,7 @@ class Harnesses:
 
     def _statement_leaves_work(self: FlowAnalysis, node: cst.SimpleString | cst.ConcatenatedString,
                                setup: cst.BaseExpression | None, st: State,
-                               namespace: cst.Dict | None = None) -> bool:
+                               namespace: cst.Dict | None = None, magic: bool = False) -> bool:
         # timeit runs the strings in the namespace of globals= or of the setup's imports
         # (usually ``from __main__ import ...``): the module's names, or the dict given.
         env = dict(self.globals) if self.frame.func is not None else dict(st.env)
@@ -139,6 +148,10 @@ class Harnesses:
                 code, (cst.SimpleString, cst.ConcatenatedString)) else None
             if not isinstance(text, str):
                 continue
+            if magic and code is node:
+                text = magic_statement(text)
+                if text is None:
+                    return False  # IPython refuses the options: nothing runs
             try:
                 parsed = cst.parse_module(textwrap.dedent(text))
             except Exception:  # not Python: timeit would fail too; nothing to judge
@@ -188,3 +201,33 @@ class Harnesses:
                 self.harnesses[fn.node.name] = HarnessUse(
                     fn.node.name, fn.node.name, unsynced=unsynced,
                     recompiles=summary.recompiles, asv=True)
+
+
+def magic_statement(text: str) -> str | None:
+    """The statement of a ``%timeit`` line after its options (``-n 1 -r 3 f(x)`` -> ``f(x)``),
+    or None if IPython would refuse the options."""
+    from jaxlint.notebook import options_end
+
+    end = options_end(text, 0)
+    return None if end is None else text[end:]
+
+
+def _only_lambda(stmt: cst.BaseExpression, magic: bool = False) -> bool:
+    """Whether a timed statement string is one lambda expression (``"lambda: f(x)"``): a
+    harness that runs a statement (``timeit.timeit(stmt)``, ``%timeit``) evaluates it, which
+    makes the function and calls nothing. (A lambda given as the callable is called.)"""
+    if not isinstance(stmt, (cst.SimpleString, cst.ConcatenatedString)):
+        return False
+    text = stmt.evaluated_value
+    if isinstance(text, str) and magic:
+        text = magic_statement(text)
+    if not isinstance(text, str):
+        return False
+    try:
+        parsed = cst.parse_module(textwrap.dedent(text))
+    except Exception:
+        return False
+    body = parsed.body
+    return (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
+            and len(body[0].body) == 1 and isinstance(body[0].body[0], cst.Expr)
+            and isinstance(body[0].body[0].value, cst.Lambda))

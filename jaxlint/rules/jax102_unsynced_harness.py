@@ -15,7 +15,10 @@ class UnsyncedHarness(Rule):
     magics, also as a notebook exported to a script calls them
     (`get_ipython().run_line_magic("timeit", "f(x)")`), and asv's benchmark methods
     (`time_*` of a class with a `setup`, which asv times run by run), where each run
-    dispatches JAX work and returns before it is done.
+    dispatches JAX work and returns before it is done. Also a harness that runs a statement
+    which is only a lambda expression (`%timeit lambda: f(x)`,
+    `timeit.timeit("lambda: f(x)")`): each run makes the function and never calls it, so no
+    JAX work is timed at all.
 
     ## Why is this bad?
     The harness reads the clock after each run returns, so it measures dispatch: on an H200
@@ -34,20 +37,41 @@ class UnsyncedHarness(Rule):
     timeit.timeit("jax.block_until_ready(f(x))", globals=globals(), number=100)
     ```
 
+    A statement that only makes a lambda times nothing; run the call itself:
+    ```python
+    %timeit lambda: f(x).block_until_ready()   # makes a function, 1,000,000 loops
+    %timeit f(x).block_until_ready()
+    ```
+
     ## Fix safety
     Safe: the fix makes each run wait for its own result. A lambda's body is wrapped in
     `jax.block_until_ready(...)`; a function passed by name becomes
     `lambda: jax.block_until_ready(step())` (for pytest-benchmark, a lambda that passes the
     arguments on); a one-line statement string gets `jax.block_until_ready(...)` around its
     expression, with `; import jax` added to a string `setup` when there is no `globals=`.
+    A statement that only makes a lambda has no fix: whether to drop `lambda:` or pass the
+    lambda as the callable is the author's choice.
     """
 
     CODE = "JAX102"
     MESSAGE = ("benchmark harness times JAX work without waiting for it: each run of `{stmt}` "
                "returns before the device finishes; {remedy}")
 
+    LAMBDA_MESSAGE = ("benchmark harness times no JAX work: each run of `{stmt}` only makes "
+                      "a function and never calls it; time the call itself (without "
+                      "`lambda:`)")
+
     def check(self, ctx: FileContext) -> Iterator[Report]:
         for use in ctx.flow.harnesses.values():
+            if use.only_lambda:
+                stmt = ctx.code(use.stmt, 40)
+                yield Report(use.call, self.LAMBDA_MESSAGE.format(stmt=stmt), None,
+                             (use.call,),
+                             f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) runs "
+                             f"`{stmt}` as a statement: evaluating a lambda expression makes "
+                             "a function object and calls nothing, so each run times the "
+                             "making of a function, not the JAX work in its body.")
+                continue
             if not use.unsynced:
                 continue
             plan = sync_in_harness(ctx.flow, use)
