@@ -608,7 +608,10 @@ class Calls:
             return None
         if isinstance(base, (Ref,)) or base is None:
             # ``"{}".format(y)``, ``row_format.format(y)``: formatting copies JAX arguments
-            if attr == "format":
+            if attr == "format" or (attr in names.DECODE_METHODS and base_key is not None
+                                    and names.TOKENIZER_NAME.search(base_key) is not None):
+                # ``tokenizer.batch_decode(tokens)``: a tokenizer turns the token ids into
+                # text on the host, as formatting does
                 for v in values:
                     self._sync(v, st, transfer=True)
             elif base is None and any(isinstance(v, JaxVal) for v in values):

@@ -435,6 +435,15 @@ LIBRARY_TRANSFERS = frozenset(
 # in the project index, not a known library's) with such a name is taken for a transfer.
 HOST_FETCH_NAME = re.compile(r"(?:^|_)(?:device_get|and_get|to_host|to_numpy|fetch)(?:$|_)")
 
+# A tokenizer's decoding methods (Hugging Face tokenizers and processors, SentencePiece,
+# tiktoken): given token ids as JAX arrays, they read them on the host to make text. Asked
+# of an object nothing else is known of, by the name that holds it (``tokenizer``,
+# ``self.processor``, ``tok``, ``sp_model``): a ``decode`` of anything else (a model's, a
+# VAE's) may be JAX work.
+DECODE_METHODS = frozenset({"decode", "batch_decode", "convert_ids_to_tokens"})
+TOKENIZER_NAME = re.compile(r"(?i)(?:^|[._])(?:\w*tokeni[sz]er\w*|tok|processor|sp_model|sp|"
+                            r"vocab\w*)$")
+
 
 @dataclass(frozen=True)
 class Extras:

@@ -1,0 +1,42 @@
+"""Reads to the host that jaxlint knows by what is called, not by what the file defines."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxlint import lint_source
+
+GENERATE = """\
+import time
+
+import jax
+import jax.numpy as jnp
+from transformers import AutoTokenizer
+
+{holder} = AutoTokenizer.from_pretrained("gpt2")
+generate = jax.jit(lambda ids: jnp.cumsum(ids, axis=-1))
+ids = jnp.ones((4, 32), dtype=jnp.int32)
+generate(ids).block_until_ready()
+
+tic = time.time()
+tokens = generate(ids)
+text = {holder}.{method}(tokens[0])
+toc = time.time()
+print(text, toc - tic)
+"""
+
+
+@pytest.mark.parametrize("holder", ["tokenizer", "tok", "processor", "sp_model"])
+@pytest.mark.parametrize("method", ["decode", "batch_decode"])
+def test_a_tokenizer_decoding_token_ids_reads_them_on_the_host(holder: str,
+                                                               method: str) -> None:
+    # the generated ids are waited for by the decoding (a copy to the host: JAX104 says the
+    # copy is in the time), not left running (JAX101)
+    found = lint_source(GENERATE.format(holder=holder, method=method), "bench.py")
+    assert [(f.code, f.line) for f in found] == [("JAX104", 15)], found
+
+
+@pytest.mark.parametrize("holder", ["vae", "model", "decoder"])
+def test_a_decode_of_anything_else_is_not_taken_for_a_host_read(holder: str) -> None:
+    found = lint_source(GENERATE.format(holder=holder, method="decode"), "bench.py")
+    assert [(f.code, f.line) for f in found] == [("JAX101", 15)], found
