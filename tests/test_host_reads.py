@@ -40,3 +40,32 @@ def test_a_tokenizer_decoding_token_ids_reads_them_on_the_host(holder: str,
 def test_a_decode_of_anything_else_is_not_taken_for_a_host_read(holder: str) -> None:
     found = lint_source(GENERATE.format(holder=holder, method="decode"), "bench.py")
     assert [(f.code, f.line) for f in found] == [("JAX101", 15)], found
+
+
+TREE_MAP = """\
+import time
+
+import jax
+import jax.numpy as jnp
+
+step = jax.jit(lambda a: a * 2)
+
+
+def run(results, x):
+    tick = time.time()
+    y = step(x).block_until_ready()
+    tree = {tree}
+    out = jax.tree.map(lambda v: v[::-1], tree)
+    print(time.time() - tick)
+    return out
+"""
+
+
+@pytest.mark.parametrize(("tree", "expected"), [("results", []), ("{'y': y}", [("JAX101", 14)])])
+def test_a_tree_map_of_operations_computes_only_on_trees_that_hold_jax_arrays(
+        tree: str, expected: list[tuple[str, int]]) -> None:
+    # ``results`` (a parameter nothing calls with JAX arrays) may be any tree: reversing its
+    # leaves is no JAX work; reversing the leaves of ``{'y': y}`` is, and is left running
+    found = lint_source(TREE_MAP.format(tree=tree), "bench.py")
+    assert [(f.code, f.line) for f in found] == expected, found
+

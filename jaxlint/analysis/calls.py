@@ -875,7 +875,14 @@ class Calls:
             for v in trees:
                 self._sync(v, st, transfer=True)
             return None
-        if effect == "work" or (effect is None and any(isinstance(v, JaxVal) for v in trees)):
+        given = any(isinstance(v, JaxVal) for v in trees)
+        if effect == "work" and not given and isinstance(fn, Func) and not self._call_function(
+                fn, {p: None for p in self._positional_params(fn.node)}).work:
+            # ``jax.tree.map(permute, outputs)`` over trees nothing says hold JAX arrays,
+            # of a function that only operates on its arguments: unknown leaves are not
+            # JAX arrays (a NumPy or Python tree), as for any call given unknown values
+            return None
+        if effect == "work" or (effect is None and given):
             return self._dispatch(node, trees, st)
         return None
 
