@@ -69,3 +69,35 @@ def test_a_tree_map_of_operations_computes_only_on_trees_that_hold_jax_arrays(
     found = lint_source(TREE_MAP.format(tree=tree), "bench.py")
     assert [(f.code, f.line) for f in found] == expected, found
 
+
+WRITER = """\
+import time
+
+import jax
+import jax.numpy as jnp
+from flax.metrics import tensorboard
+
+step = jax.jit(lambda w: (w * 0.9, jnp.sum(w)))
+writer = tensorboard.SummaryWriter("/tmp/logs")
+w = jnp.ones((1024,))
+jax.block_until_ready(step(w))
+
+t0 = time.time()
+for i in range(100):
+    w, loss = step(w)
+    {write}
+print("steps/s", 100 / (time.time() - t0))
+"""
+
+
+@pytest.mark.parametrize(("write", "expected"), [
+    ('writer.scalar("train_loss", loss, i)', []),
+    ('writer.text("note", "step", i)', [("JAX101", 16)]),
+])
+def test_flax_summary_writer_copies_what_it_writes(write: str,
+                                                   expected: list[tuple[str, int]]) -> None:
+    # flax.metrics.tensorboard converts each value to a host number as it writes it: every
+    # round's loss is copied, which waits for the round (a copy made on every round of the
+    # timed loop is part of the work timed), where writing only text leaves the steps running
+    found = lint_source(WRITER.format(write=write), "train.py")
+    assert [(f.code, f.line) for f in found] == expected, found

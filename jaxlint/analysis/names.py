@@ -375,6 +375,9 @@ HOST_PREFIXES = (
     "torch.", "tensorflow.", "sklearn.", "scipy.", "json.", "pickle.", "csv.",
     "logging.", "absl.logging.", "tqdm.", "clu.metric_writers.", "mlflow.", "seaborn.",
     "cv2.", "h5py.",
+    # flax's TensorBoard writer: ``summary_writer.scalar("loss", loss, step)`` converts the
+    # value to a host number as it writes it
+    "flax.metrics.tensorboard.",
 )
 
 # Functions of JAX libraries that restructure a tree of arrays without computing: they give
