@@ -452,3 +452,18 @@ def test_json_region_spans_cells(tmp_path: Path) -> None:
     rows = json.loads(jaxlint("--no-cache", "--format", "json", "nb.ipynb", cwd=tmp_path).stdout)
     assert [(r["code"], r["cell"], r["line"]) for r in rows] == [("JAX101", 3, 1)]
     assert rows[0]["region"] == {"start": {"line": 1, "cell": 2}, "stop": {"line": 1, "cell": 3}}
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("get_ipython().run_line_magic('timeit', '-n 3 -r 2 f(x)')", ["JAX102"]),
+    ("get_ipython().run_line_magic('timeit', '-n 3 -r 2 f(x).block_until_ready()')", []),
+    ("get_ipython().run_line_magic('timeit', '-n3 lambda: f(x).block_until_ready()')",
+     ["JAX102"]),
+])
+def test_an_exported_timeit_is_judged_after_its_options(line: str, expected: list[str]) -> None:
+    # ``jupyter nbconvert --to script`` keeps the magic's options in its string
+    from jaxlint import lint_source
+
+    source = ("import jax\nimport jax.numpy as jnp\n\nf = jax.jit(lambda a: a @ a)\n"
+              "x = jnp.ones((256, 256))\nf(x).block_until_ready()\n" + line + "  # noqa: F821\n")
+    assert [f.code for f in lint_source(source, "exported.py")] == expected

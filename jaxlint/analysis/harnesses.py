@@ -85,8 +85,10 @@ class Harnesses:
             namespace = given
         self.harness_recompiled = False
         # ``get_ipython().run_line_magic("timeit", "-n 1 -r 3 f(x)")``: its options first
-        magic = isinstance(source.func, cst.Attribute) and (
-            source.func.attr.value == "run_line_magic")
+        name = report.args[0].value if isinstance(report, cst.Call) and report.args else None
+        magic = (isinstance(report.func, cst.Attribute)
+                 and report.func.attr.value == "run_line_magic"
+                 and isinstance(name, cst.SimpleString) and name.evaluated_value == "timeit")
         only_lambda = _only_lambda(stmt[0], magic)
         unsynced = not only_lambda and self._leaves_work(
             stmt[0], stmt[1], setup[0] if setup else None, fn_args, st, namespace, magic)
