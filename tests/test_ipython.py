@@ -157,7 +157,12 @@ import jax.numpy as jnp
 
 @jax.jit
 def step(x):
-    return jnp.tanh(x @ x)
+    # eight products (~50 ms on CPU, not one of ~10 ms): the run-time check at a stop read
+    # must find the step still running even when a loaded machine pauses this process a
+    # moment after the dispatch (one product was found finished once in five full runs)
+    for _ in range(8):
+        x = jnp.tanh(x @ x)
+    return x
 
 x = jnp.ones((1024, 1024))
 step(x).block_until_ready();
