@@ -945,6 +945,44 @@ class Calls:
                    args: list[tuple[str | None, str, Value]], self_value: Value,
                    st: State) -> Value:
         params = self._bind_params(fn, args, self_value)
+        given = self._final_round_params(fn, node) if self._final_rounds else {}
+        if given:
+            # the last round of a loop of known count passes its counter on
+            # (``evaluate_model(epoch)``, whose ``if epoch % 10 == 0:`` prints): the callee's
+            # periodic test is decided from the counter's last value too
+            saved = dict(self._final_rounds)
+            self._final_rounds.update(given)
+            try:
+                return self._call_func_bound(fn, node, args, params, st)
+            finally:
+                self._final_rounds.clear()
+                self._final_rounds.update(saved)
+        return self._call_func_bound(fn, node, args, params, st)
+
+    def _final_round_params(self: FlowAnalysis, fn: Func, node: cst.CSTNode) -> dict[str, int]:
+        """The callee's parameters given a counter in its loop's last round (by position or
+        keyword), with the counter's last value."""
+        if not isinstance(node, cst.Call) or not isinstance(fn.node, cst.FunctionDef):
+            return {}
+        names = self._positional_params(fn.node)
+        if fn.owner is not None and names:
+            names = names[1:]  # (a method's ``self``)
+        out: dict[str, int] = {}
+        for i, arg in enumerate(node.args):
+            if not isinstance(arg.value, cst.Name) or arg.star:
+                continue
+            value = self._final_rounds.get(arg.value.value)
+            if value is None:
+                continue
+            if arg.keyword is not None:
+                out[arg.keyword.value] = value
+            elif i < len(names):
+                out[names[i]] = value
+        return out
+
+    def _call_func_bound(self: FlowAnalysis, fn: Func, node: cst.CSTNode,
+                         args: list[tuple[str | None, str, Value]], params: dict[str, Value],
+                         st: State) -> Value:
         # A function called while a clock runs (a reading is held) is analysed with the
         # project index too: the sync or the work it hides may come from another module
         # (``unreplicate_and_get``).
@@ -1123,7 +1161,8 @@ class Calls:
         # (JAX values as one kind).
         key = (fn.node, self.closure_key(fn), self._under_timer > 0,
                tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
-                            key=lambda kv: kv[0])))
+                            key=lambda kv: kv[0])),
+               tuple(sorted(self._final_rounds.items())))
         if key in self._memo:
             return self._memo[key]
         if key in self._active or len(self._frames) > MAX_CALL_DEPTH:

@@ -215,6 +215,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.argparse_defaults: dict[str, int] = {}
         self._last_rounds: dict[cst.CSTNode, tuple[str, int]] = {}
         self._final_rounds: dict[str, int] = {}
+        self._periodic_names: frozenset[str] | None = None
         # When each jitted function (by origin) was last made, on the analysis' clock, and
         # for each compiling call's event (by tick), the function it compiles, when that was
         # made, and whether the frame knew what the module called before; the origins that

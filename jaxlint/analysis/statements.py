@@ -8,6 +8,7 @@ call; ``try`` joins the body's start and end for its handlers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -87,6 +88,7 @@ class Statements:
     _last_elements: list[Value] | None
     _top: cst.CSTNode | None  # see FlowAnalysis
     _final_rounds: dict[str, int]  # see FlowAnalysis
+    _periodic_names: frozenset[str] | None  # see _periodic_helpers
 
     # ------------------------------------------------------------------ binding
     def _bind(self: FlowAnalysis, target: cst.BaseExpression, value: Value, st: State,
@@ -469,7 +471,7 @@ class Statements:
         counter = self._counter_of(stmt)
         if counter is not None:
             last = self._counter_last(stmt)
-            if last is not None and self._periodic_in(stmt):
+            if last is not None and self._periodic_in(stmt, counter[0]):
                 self._last_rounds[stmt] = (counter[0], last)
             self._counters.append((*counter, stmt, True))
             try:
@@ -501,15 +503,32 @@ class Statements:
             return target.value, first
         return None
 
-    def _periodic_in(self: FlowAnalysis, stmt: cst.For) -> bool:
+    def _periodic_in(self: FlowAnalysis, stmt: cst.For, counter: str) -> bool:
         """Whether a loop's body may test its round periodically (``if step % k == 0:``):
-        its text holds a ``%``. Once per loop (the body's text, generated for every round of
-        every loop around it and in both passes, was a seventh of a training script's run)."""
+        its text holds a ``%``, or it passes its counter to a call (``evaluate(epoch)``,
+        whose own test may be periodic). Once per loop (the body's text, generated for every
+        round of every loop around it and in both passes, was a seventh of a training
+        script's run)."""
         found = self._periodic.get(stmt)
         if found is None:
-            found = self._periodic[stmt] = "%" in self._code and (
-                "%" in self.module.code_for_node(stmt.body))
+            found = False
+            if "%" in self._code:
+                text = self.module.code_for_node(stmt.body)
+                found = "%" in text or (
+                    any(name in text for name in self._periodic_helpers())
+                    and re.search(rf"[(,]\s*(?:\w+\s*=\s*)?{re.escape(counter)}\s*[,)]",
+                                  text) is not None)
+            self._periodic[stmt] = found
         return found
+
+    def _periodic_helpers(self: FlowAnalysis) -> frozenset[str]:
+        """The names of the module's functions (and methods) whose text holds a ``%``: the
+        ones a loop's body may hand its counter to for a periodic test (once per file)."""
+        if self._periodic_names is None:
+            self._periodic_names = frozenset(
+                fn.name.value for fn in _functions(self.module)
+                if "%" in self.module.code_for_node(fn.body))
+        return self._periodic_names
 
     def _periodic_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """In the last round of a loop of known count (``Statements._loop_rounds``): the
@@ -911,3 +930,14 @@ class Statements:
             value = self._apply_decorator(d, value, stmt)
         self._bind(stmt.name, value, st)
         return st
+
+
+def _functions(module: cst.Module) -> list[cst.FunctionDef]:
+    """The module's functions and the methods of its classes (not nested ones)."""
+    out: list[cst.FunctionDef] = []
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef):
+            out.append(stmt)
+        elif isinstance(stmt, cst.ClassDef):
+            out += [m for m in stmt.body.body if isinstance(m, cst.FunctionDef)]
+    return out
