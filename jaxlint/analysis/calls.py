@@ -173,6 +173,7 @@ class Calls:
     """The calls part of ``FlowAnalysis`` (see the module docstring)."""
 
     harness_recompiled: bool  # see FlowAnalysis
+    harness_only_lambda: bool  # see FlowAnalysis
     _verdicts: dict[str, frozenset[bool]] | None
 
     def _eval_Call(self: FlowAnalysis, node: cst.Call, st: State) -> Value:
@@ -876,8 +877,8 @@ class Calls:
                 self._sync(v, st, transfer=True)
             return None
         given = any(isinstance(v, JaxVal) for v in trees)
-        if effect == "work" and not given and isinstance(fn, Func) and not self._call_function(
-                fn, {p: None for p in self._positional_params(fn.node)}).work:
+        if effect == "work" and not given and isinstance(fn, Func) and not self._works_alone(
+                fn, top=False):
             # ``jax.tree.map(permute, outputs)`` over trees nothing says hold JAX arrays,
             # of a function that only operates on its arguments: unknown leaves are not
             # JAX arrays (a NumPy or Python tree), as for any call given unknown values
@@ -1162,7 +1163,7 @@ class Calls:
         key = (fn.node, self.closure_key(fn), self._under_timer > 0,
                tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
                             key=lambda kv: kv[0])),
-               tuple(sorted(self._final_rounds.items())))
+               tuple(sorted(self._final_rounds.items())) if self._final_rounds else ())
         if key in self._memo:
             return self._memo[key]
         if key in self._active or len(self._frames) > MAX_CALL_DEPTH:

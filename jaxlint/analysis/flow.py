@@ -186,6 +186,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._last_entries: dict[str, Value] | None = None
         self._timing_harness = 0  # > 0 while interpreting what a harness times
         self.harness_recompiled = False  # what the harness being interpreted times recompiles
+        self.harness_only_lambda = False  # its statement only makes a lambda
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
         self._with_item = 0  # > 0 while evaluating a ``with`` item (it may be a timer)
@@ -215,7 +216,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.argparse_defaults: dict[str, int] = {}
         self._last_rounds: dict[cst.CSTNode, tuple[str, int]] = {}
         self._final_rounds: dict[str, int] = {}
-        self._periodic_names: frozenset[str] | None = None
+        self._periodic_names: dict[str, cst.FunctionDef] | None = None
+        self._periodic_fns: dict[cst.FunctionDef, bool] = {}
         # When each jitted function (by origin) was last made, on the analysis' clock, and
         # for each compiling call's event (by tick), the function it compiles, when that was
         # made, and whether the frame knew what the module called before; the origins that
@@ -615,12 +617,14 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         """The loops around the statement being analysed, in its frame and its callers'."""
         return tuple(loop for frame in self._frames for loop in frame.loop_stmts)
 
-    def _works_alone(self, value: Func) -> bool:
+    def _works_alone(self, value: Func, top: bool = True) -> bool:
         """Whether a function dispatches JAX work even when given no JAX values (it calls
         jnp, a jitted function): else its work is only operations on what it is given
         (``def normalize(x): return (x - x.mean()) / x.std()``), which are not JAX work when
-        a PyTorch or NumPy caller gives it its own arrays."""
-        self._frames = [Frame(func=None)]
+        a PyTorch or NumPy caller gives it its own arrays. ``top``: asked outside any
+        interpretation (``export``), not in the middle of one (``Calls._tree_map``)."""
+        if top:
+            self._frames = [Frame(func=None)]
         params: dict[str, Value] = {p: None for p in self._positional_params(value.node)}
         self._under_timer += 1
         try:

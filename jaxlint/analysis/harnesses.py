@@ -83,16 +83,16 @@ class Harnesses:
             for e in given.elements
         ):
             namespace = given
-        self.harness_recompiled = False
+        self.harness_recompiled = self.harness_only_lambda = False
         # ``get_ipython().run_line_magic("timeit", "-n 1 -r 3 f(x)")``: its options first
-        name = report.args[0].value if isinstance(report, cst.Call) and report.args else None
+        name = report.args[0].value if report.args else None
         magic = (isinstance(report.func, cst.Attribute)
                  and report.func.attr.value == "run_line_magic"
                  and isinstance(name, cst.SimpleString) and name.evaluated_value == "timeit")
-        only_lambda = _only_lambda(stmt[0], magic)
-        unsynced = not only_lambda and self._leaves_work(
-            stmt[0], stmt[1], setup[0] if setup else None, fn_args, st, namespace, magic)
+        unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None, fn_args,
+                                     st, namespace, magic)
         recompiled, self.harness_recompiled = self.harness_recompiled, False
+        only_lambda, self.harness_only_lambda = self.harness_only_lambda, False
         use = self.harnesses.get(report)
         if use is None:
             use = HarnessUse(report, stmt[0], setup[0] if setup else None,
@@ -158,6 +158,10 @@ class Harnesses:
                 parsed = cst.parse_module(textwrap.dedent(text))
             except Exception:  # not Python: timeit would fail too; nothing to judge
                 return False
+            if code is node and _only_lambda(parsed):
+                # ``%timeit lambda: f(x)``: each run makes the function and calls nothing
+                self.harness_only_lambda = True
+                return False
             saved = self._loc
             self._timing_harness += 1
             try:
@@ -214,21 +218,10 @@ def magic_statement(text: str) -> str | None:
     return None if end is None else text[end:]
 
 
-def _only_lambda(stmt: cst.BaseExpression, magic: bool = False) -> bool:
+def _only_lambda(parsed: cst.Module) -> bool:
     """Whether a timed statement string is one lambda expression (``"lambda: f(x)"``): a
     harness that runs a statement (``timeit.timeit(stmt)``, ``%timeit``) evaluates it, which
     makes the function and calls nothing. (A lambda given as the callable is called.)"""
-    if not isinstance(stmt, (cst.SimpleString, cst.ConcatenatedString)):
-        return False
-    text = stmt.evaluated_value
-    if isinstance(text, str) and magic:
-        text = magic_statement(text)
-    if not isinstance(text, str):
-        return False
-    try:
-        parsed = cst.parse_module(textwrap.dedent(text))
-    except Exception:
-        return False
     body = parsed.body
     return (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
             and len(body[0].body) == 1 and isinstance(body[0].body[0], cst.Expr)

@@ -88,7 +88,8 @@ class Statements:
     _last_elements: list[Value] | None
     _top: cst.CSTNode | None  # see FlowAnalysis
     _final_rounds: dict[str, int]  # see FlowAnalysis
-    _periodic_names: frozenset[str] | None  # see _periodic_helpers
+    _periodic_names: dict[str, cst.FunctionDef] | None  # see _calls_periodic_helper
+    _periodic_fns: dict[cst.FunctionDef, bool]
 
     # ------------------------------------------------------------------ binding
     def _bind(self: FlowAnalysis, target: cst.BaseExpression, value: Value, st: State,
@@ -515,20 +516,25 @@ class Statements:
             if "%" in self._code:
                 text = self.module.code_for_node(stmt.body)
                 found = "%" in text or (
-                    any(name in text for name in self._periodic_helpers())
-                    and re.search(rf"[(,]\s*(?:\w+\s*=\s*)?{re.escape(counter)}\s*[,)]",
-                                  text) is not None)
+                    re.search(rf"[(,]\s*(?:\w+\s*=\s*)?{re.escape(counter)}\s*[,)]",
+                              text) is not None and self._calls_periodic_helper(text))
             self._periodic[stmt] = found
         return found
 
-    def _periodic_helpers(self: FlowAnalysis) -> frozenset[str]:
-        """The names of the module's functions (and methods) whose text holds a ``%``: the
-        ones a loop's body may hand its counter to for a periodic test (once per file)."""
+    def _calls_periodic_helper(self: FlowAnalysis, text: str) -> bool:
+        """Whether a loop body's text names a function (or method) of the module whose
+        text holds a ``%``: one it may hand its counter to for a periodic test. Only the
+        functions it names are generated back into text, each once per file."""
         if self._periodic_names is None:
-            self._periodic_names = frozenset(
-                fn.name.value for fn in _functions(self.module)
-                if "%" in self.module.code_for_node(fn.body))
-        return self._periodic_names
+            self._periodic_names = {fn.name.value: fn for fn in _functions(self.module)}
+        for name, fn in self._periodic_names.items():
+            if name not in text:
+                continue
+            if fn not in self._periodic_fns:
+                self._periodic_fns[fn] = "%" in self.module.code_for_node(fn.body)
+            if self._periodic_fns[fn]:
+                return True
+        return False
 
     def _periodic_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """In the last round of a loop of known count (``Statements._loop_rounds``): the
