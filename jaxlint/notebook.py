@@ -42,6 +42,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from jaxlint.analysis.names import NO_EXTRAS, Extras
+from jaxlint.analysis.syntax import timeit_options_end
 from jaxlint.errors import SourceError
 from jaxlint.finding import Finding
 from jaxlint.settings import Settings, might_matter
@@ -255,38 +256,6 @@ def _compiles(code: str) -> bool:
     return True
 
 
-def options_end(text: str, pos: int) -> int | None:
-    """Where ``%timeit``'s statement starts after its options (getopt ``n:r:tcp:qo``), or
-    None if IPython would refuse them."""
-    while True:
-        pos = len(text) - len(text[pos:].lstrip(" \t"))
-        if not text.startswith("-", pos) or text.startswith("- ", pos) or text[pos:] == "-":
-            return pos
-        end = _word_end(text, pos)
-        word = text[pos:end]
-        if word == "--":
-            return len(text) - len(text[end:].lstrip(" \t"))
-        k, pos = 1, end
-        while k < len(word):
-            if word[k] in "tcqo":
-                k += 1
-                continue
-            if word[k] not in "nrp":
-                return None
-            if k + 1 == len(word):  # the argument is the next word
-                start = len(text) - len(text[end:].lstrip(" \t"))
-                if start >= len(text):
-                    return None
-                pos = _word_end(text, start)
-            break
-
-
-def _word_end(text: str, pos: int) -> int:
-    m = re.compile(r"\S*").match(text, pos)
-    assert m is not None
-    return m.end()
-
-
 class Builder:
     """Reads code cells one at a time into ``v``, as ``build`` does for a whole notebook
     (a live session, ``jaxlint.session``, adds each cell as it runs). ``v.text`` is set by
@@ -416,7 +385,7 @@ class Builder:
         text = s.text
         args = min(name_end + 1, len(text))
         if name == "timeit":
-            stmt_at = options_end(text, args)
+            stmt_at = timeit_options_end(text, args)
         else:
             stmt_at = len(text) - len(text[args:].lstrip(" \t"))
             if text.startswith("--no-raise-error", stmt_at):
@@ -493,7 +462,7 @@ class Builder:
                 self.run_cell(number, body)
             return
         if name == "timeit":
-            setup_at = options_end(head.text, 2 + len(name) + 1)
+            setup_at = timeit_options_end(head.text, 2 + len(name) + 1)
             if setup_at is not None:
                 setup = head.text[setup_at:].strip()
                 self.timed_body(number, head, body, setup, len(self.v.lines))

@@ -16,6 +16,7 @@ import libcst as cst
 from jaxlint.analysis.calls import Frame
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
+from jaxlint.analysis.syntax import timeit_options_end
 from jaxlint.analysis.values import (
     Func,
     Instance,
@@ -212,9 +213,7 @@ class Harnesses:
 def magic_statement(text: str) -> str | None:
     """The statement of a ``%timeit`` line after its options (``-n 1 -r 3 f(x)`` -> ``f(x)``),
     or None if IPython would refuse the options."""
-    from jaxlint.notebook import options_end
-
-    end = options_end(text, 0)
+    end = timeit_options_end(text, 0)
     return None if end is None else text[end:]
 
 
