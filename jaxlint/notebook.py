@@ -41,8 +41,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from jaxlint.analysis.magics import timeit_options_end
 from jaxlint.analysis.names import NO_EXTRAS, Extras
-from jaxlint.analysis.syntax import timeit_options_end
 from jaxlint.errors import SourceError
 from jaxlint.finding import Finding
 from jaxlint.settings import Settings, might_matter

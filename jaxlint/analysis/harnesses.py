@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.calls import Frame
+from jaxlint.analysis.magics import timeit_options_end
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
-from jaxlint.analysis.syntax import timeit_options_end
 from jaxlint.analysis.values import (
     Func,
     Instance,

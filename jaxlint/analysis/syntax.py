@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -272,40 +271,3 @@ def annotated_fields(node: cst.ClassDef) -> dict[str, cst.BaseExpression]:
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                     out.setdefault(small.target.value, small.annotation.annotation)
     return out
-
-
-# ``%timeit``'s options, as IPython's getopt reads them (notebooks, and an exported
-# notebook's ``run_line_magic("timeit", ...)``)
-_WORD = re.compile(r"\S*")
-
-
-def timeit_options_end(text: str, pos: int) -> int | None:
-    """Where ``%timeit``'s statement starts after its options (getopt ``n:r:tcp:qo``), or
-    None if IPython would refuse them."""
-    while True:
-        pos = len(text) - len(text[pos:].lstrip(" \t"))
-        if not text.startswith("-", pos) or text.startswith("- ", pos) or text[pos:] == "-":
-            return pos
-        end = _word_end(text, pos)
-        word = text[pos:end]
-        if word == "--":
-            return len(text) - len(text[end:].lstrip(" \t"))
-        k, pos = 1, end
-        while k < len(word):
-            if word[k] in "tcqo":
-                k += 1
-                continue
-            if word[k] not in "nrp":
-                return None
-            if k + 1 == len(word):  # the argument is the next word
-                start = len(text) - len(text[end:].lstrip(" \t"))
-                if start >= len(text):
-                    return None
-                pos = _word_end(text, start)
-            break
-
-
-def _word_end(text: str, pos: int) -> int:
-    m = _WORD.match(text, pos)
-    assert m is not None
-    return m.end()

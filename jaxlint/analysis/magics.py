@@ -1,0 +1,42 @@
+"""``%timeit``'s options, as IPython's getopt reads them: for notebooks (``jaxlint.notebook``)
+and for a notebook exported to a script (``run_line_magic("timeit", "-n 3 f(x)")``, read by
+the harness analysis). No libcst here: the notebook reader imports this before its prefilter
+has decided that a notebook is worth parsing."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"\S*")
+
+
+def timeit_options_end(text: str, pos: int) -> int | None:
+    """Where ``%timeit``'s statement starts after its options (getopt ``n:r:tcp:qo``), or
+    None if IPython would refuse them."""
+    while True:
+        pos = len(text) - len(text[pos:].lstrip(" \t"))
+        if not text.startswith("-", pos) or text.startswith("- ", pos) or text[pos:] == "-":
+            return pos
+        end = _word_end(text, pos)
+        word = text[pos:end]
+        if word == "--":
+            return len(text) - len(text[end:].lstrip(" \t"))
+        k, pos = 1, end
+        while k < len(word):
+            if word[k] in "tcqo":
+                k += 1
+                continue
+            if word[k] not in "nrp":
+                return None
+            if k + 1 == len(word):  # the argument is the next word
+                start = len(text) - len(text[end:].lstrip(" \t"))
+                if start >= len(text):
+                    return None
+                pos = _word_end(text, start)
+            break
+
+
+def _word_end(text: str, pos: int) -> int:
+    m = _WORD.match(text, pos)
+    assert m is not None
+    return m.end()
