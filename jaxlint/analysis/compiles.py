@@ -17,8 +17,11 @@ region is taken to include the compile on purpose when
 - it contains the making of the function (``jax.jit(...)``, a factory's call, the ``def``
   of a decorated function, after the start read): it times the whole of a run, compile
   included, as a total does;
-- its reads, the statement after the stop read or the comments on their lines name the
-  compile or the first call ("compile", "first call", "cold", "warm-up", "incl. jit");
+- its reads, the statement after the stop read, a message printed just before the start,
+  the comments on their lines or the words a later statement prints beside the figure name
+  the compile or the first call ("compile", "first call", "cold", "warm-up", "incl. jit");
+  a compiling call that one region names so is meant in every region that contains it
+  (``Timers.regions``: its author knows the call compiles);
 - its figures are collected over the rounds of a loop and the first rounds are dropped
   (any slice with a lower bound, ``pop(0)``, ``del times[:k]``) or kept out by a guard on
   the loop's counter (``if i >= n_warmup:``), or summarised by their minimum;

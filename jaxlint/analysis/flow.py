@@ -153,11 +153,13 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.decorations: dict[cst.CSTNode, list[tuple[cst.FunctionDef, bool]]] = {}
         # the statement after a timer read's (see ``_exec_block``), and the function it is in
         self.next_of: dict[Site, cst.CSTNode | None] = {}
+        self.prev_of: dict[Site, cst.CSTNode | None] = {}
         self.scope_of: dict[Site, cst.CSTNode | None] = {}
         # the loops and branches (of its frame) around a timer read or a sync that waited:
         # why a sync in the region does not wait on every path (``path_evidence``)
         self.context_of: dict[Site, tuple[tuple[cst.CSTNode, ...], tuple[cst.CSTNode, ...]]] = {}
         self._next_stmt: cst.CSTNode | None = None
+        self._prev_stmt: cst.CSTNode | None = None
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
         # the loops (of every frame on the call stack) around a host copy and a timer read:
@@ -350,6 +352,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.recompiling.clear()
         self.decorations.clear()
         self.next_of.clear()
+        self.prev_of.clear()
         self.scope_of.clear()
         self.context_of.clear()
         self.bare_ticks.clear()

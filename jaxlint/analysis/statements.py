@@ -188,6 +188,7 @@ class Statements:
             # what follows: a timer read's statement and the next one may name the region
             # (``t = time.time() - t0`` then ``log("compilation took %s", t)``)
             self._next_stmt = body[i + 1] if i + 1 < len(body) else None
+            self._prev_stmt = body[i - 1] if i else None
             st = self._exec_stmt(stmt, st)
         return st
 

@@ -166,7 +166,8 @@ def _inside(node: cst.CSTNode, loop: cst.For | cst.While) -> bool:
 
 def _label_of(small: cst.BaseSmallStatement, figure: set[str], module: cst.Module) -> str:
     """The words a statement puts beside the figure it uses: the text just before it in an
-    f-string (``f"compile {t_c:.2f} s, run {t_r:.2f} s"`` labels ``t_r`` "run"), the string
+    f-string (``f"compile {t_c:.2f} s, run {t_r:.2f} s"`` labels ``t_r`` "run"), and after
+    it when no other figure follows (``f"Time: {t:.2f}s (includes compilation)"``), the string
     argument before it (``print("compile:", t_c)``), a name it is stored under
     (``compile_time = t_c``), else the whole statement."""
     labels: list[str] = []
@@ -174,12 +175,18 @@ def _label_of(small: cst.BaseSmallStatement, figure: set[str], module: cst.Modul
     class _Find(cst.CSTVisitor):
         def visit_FormattedString(self, node: cst.FormattedString) -> bool:
             before = ""
+            last = None  # the label of the string's last expression, if it is the figure
             for part in node.parts:
                 if isinstance(part, cst.FormattedStringText):
                     before = part.value
-                elif isinstance(part, cst.FormattedStringExpression) and _mentions(
-                        part.expression, figure):
-                    labels.append(before)
+                elif isinstance(part, cst.FormattedStringExpression):
+                    last = None
+                    if _mentions(part.expression, figure):
+                        labels.append(before)
+                        last = len(labels) - 1
+                    before = ""
+            if last is not None and before:
+                labels[last] += " " + before
             return False
 
         def visit_Call(self, node: cst.Call) -> bool:
@@ -353,6 +360,7 @@ class Timers:
         self._snapshot(node, st)
         self.where.setdefault(node, self._loc)
         self.next_of.setdefault(node, self._next_stmt)
+        self.prev_of.setdefault(node, self._prev_stmt)
         self.context_of.setdefault(node, (tuple(self.frame.loop_stmts),
                                           tuple(self.frame.branches)))
         self.read_loops.setdefault(node, self.all_loops())
@@ -642,6 +650,12 @@ class Timers:
         # the region timing compilation alone, nor when they say it is left out.
         notes = [comments_of(self.read_lines.get(stop))]
         notes += [comments_of(self.read_lines.get(s), above=True) for s in starts]
+        # So does a message printed just before the start (``print("Compiling +
+        # generating...")``): it says what is timed next.
+        for s in starts:
+            before = self.prev_of.get(s)
+            if isinstance(before, cst.SimpleStatementLine) and _only_words(before):
+                notes.append(self.module.code_for_node(before))
         noted = any(COMPILE_WORDS.search(n) and not EXCLUDES_COMPILE.search(n) for n in notes)
         bound = bound_names(self.where[stop].node)
         after = self.next_of.get(stop)
@@ -773,5 +787,13 @@ class Timers:
                               snap.events_in(starts, INEFFECTIVE),
                               frozenset().union(*(self.left_running.get(s, frozenset())
                                                   for s in starts))))
+        # A compile one region's figure names (``print(f"run time including compilation:
+        # {dt}")``) is known to its author: it is meant in every other region that
+        # contains the same call (a later stop of the same start, a run's total around it).
+        known = set().union(*(r.compiled for r in out if r.names_compile))
+        if known:
+            for region in out:
+                if region.compiled & known and not region.names_compile:
+                    region.compiled = region.compiled - known
         self._regions = out
         return out
