@@ -391,6 +391,8 @@ class Calls:
                 self.why[node] = ("retrace", q)
                 self._recompiles(node)
             out = self._dispatch(node, values, st)
+            if q in names.FILL_CALLS:
+                self.fill_sites.add(node)
             shaped = avals.made(q, node, [*self._loop_literals, *self._loop_shapes]) if (
                 self.avals_known) else ()
             return replace(out, aval=shaped) if shaped else out
@@ -636,6 +638,8 @@ class Calls:
             # ``partitioner.partition(generate, ...)``: the function it makes of one
             return LibObject(f"{base.name}.{attr}")
         if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
+            if attr == "init" and base.name.startswith("optax."):
+                self.fill_sites.add(node)  # an optimizer's state: zeros like the params
             return self._dispatch(node, values, st)
         if attr in names.LIBRARY_READERS or (base.name and not values):
             # ``metrics.compute()``, ``mcmc.get_samples()``, ``solver.ask()``: what the

@@ -148,6 +148,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.loops_of: dict[Site, set[cst.For | cst.While]] = {}
         self.made_in: dict[Site, set[cst.For | cst.While]] = {}  # jitted function -> loops
         self.recompiling: set[Site] = set()  # calls that compile whenever they run
+        self.fill_sites: set[Site] = set()  # calls whose work only fills new buffers
         # a timing decorator's wrapper (its def) -> the functions it decorates, each with
         # whether a call of it leaves JAX work running (``Region.uses``)
         self.decorations: dict[cst.CSTNode, list[tuple[cst.FunctionDef, bool]]] = {}
@@ -350,6 +351,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.loops_of.clear()
         self.made_in.clear()
         self.recompiling.clear()
+        self.fill_sites.clear()
         self.decorations.clear()
         self.next_of.clear()
         self.prev_of.clear()

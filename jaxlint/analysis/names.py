@@ -217,6 +217,15 @@ PARTIALS = frozenset({"functools.partial"})
 # Calls that drop every compiled program: the next call of each jitted function compiles.
 CLEAR_CACHES = frozenset({"jax.clear_caches", "jax.clear_backends"})
 
+# Calls whose device work only fills new buffers (no computation on the values of their
+# inputs): left running at a stop after the region's work was waited for, they are not
+# timed work (``Timers.regions``). An optax optimizer's ``init`` is one too (zeros shaped
+# like the parameters): ``calls._library_method``.
+FILL_CALLS = frozenset(
+    f"jax.numpy.{n}" for n in ("zeros", "ones", "full", "empty", "zeros_like", "ones_like",
+                               "full_like", "empty_like", "eye", "identity", "arange")
+)
+
 # Control flow that, called outside jit, traces its function and compiles the loop; JAX
 # keeps the result for the same function object, so a function made anew on each call (a
 # nested ``def`` or ``lambda``) compiles on every call.

@@ -409,9 +409,14 @@ class Timers:
     def _region_sites(self: FlowAnalysis, region: Region) -> dict[Site, int]:
         """The work dispatched between a start read of ``region`` and the stop read after
         it: each site, with the most times it was dispatched in one run of the region."""
-        stops = sorted(self.read_ticks.get(region.stop, ()))
+        return self._sites_between(region.stop, region.starts)
+
+    def _sites_between(self: FlowAnalysis, stop: Site, starts: Collection[Site]
+                       ) -> dict[Site, int]:
+        """``_region_sites`` of the region of ``stop`` and ``starts``."""
+        stops = sorted(self.read_ticks.get(stop, ()))
         out: dict[Site, int] = {}
-        for start in region.starts:
+        for start in starts:
             for tick in self.read_ticks.get(start, ()):
                 k = bisect_right(stops, tick)
                 if k == len(stops):
@@ -714,6 +719,14 @@ class Timers:
 
             syncs = snap.events_in(starts, SYNCED)
             host_synced = snap.inside(1, starts)
+            unsynced = snap.inside(0, starts)
+            if unsynced and unsynced <= self.fill_sites and any(
+                    site not in self.fill_sites
+                    for site in self._sites_between(stop, starts)):
+                # The region's work was waited for; all that is left running only fills
+                # new buffers (``opt_state = optimizer.init(params)`` after a learning-rate
+                # decay, ``jnp.zeros_like(grads)``): not timed work (``names.FILL_CALLS``).
+                unsynced = frozenset()
             if syncs and all(self.why.get(s, ("op", None))[0] in ("op", "api")
                              for s in host_synced):
                 # The work was waited for explicitly; what is copied after is a small
@@ -782,7 +795,7 @@ class Timers:
             uses = tuple(d for d, leaves in self.decorations.get(scope, ()) if leaves) if (
                 scope is not None) else ()
             out.append(Region(stop, frozenset(starts), self.where[stop],
-                              snap.inside(0, starts), host_synced, compiled,
+                              unsynced, host_synced, compiled,
                               snap.events_in(starts, IDLE), snap, syncs, named, only, uses,
                               snap.events_in(starts, INEFFECTIVE),
                               frozenset().union(*(self.left_running.get(s, frozenset())
