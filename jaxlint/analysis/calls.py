@@ -400,6 +400,8 @@ class Calls:
             for v in jax_args:
                 self._sync(v, st, transfer=True)
             return HostValue(q)
+        if q in names.TREE_UNFLATTEN:
+            return values[1] if len(values) > 1 else None  # the tree holds the leaves
         if kind is CallKind.NO_WORK:
             if q in names.CLEAR_CACHES:
                 # every compiled program is dropped: each jitted function compiles again,
@@ -416,6 +418,10 @@ class Calls:
             return self._mapped(values[0], values[1:], node, st)  # ``map(f, xs)``
         if q == "builtins.vars" and len(jax_args) == 1:
             return replace(jax_args[0], record=False, container=True)  # a record's fields
+        if q in ("builtins.list", "builtins.tuple", "builtins.sorted",
+                 "builtins.reversed") and len(values) == 1 and isinstance(
+                    values[0], JaxVal) and values[0].container:
+            return values[0]  # ``list(outs)`` of a list of results: the same elements
         if q in ("builtins.list", "builtins.tuple", "builtins.dict", "builtins.sorted",
                  "builtins.reversed") or q in names.RESTRUCTURE:
             return union_jax(values) or union_elements(values)
@@ -423,6 +429,13 @@ class Calls:
             not jax_args
         ):
             return union_elements(values)
+        if q in ("builtins.zip", "builtins.iter") and all(
+                v.container or v.opaque for v in jax_args):
+            # ``zip(*leaves_per_step)``: the containers' arrays, regrouped (of what unknown
+            # functions gave back: more such values)
+            regrouped = union_jax(jax_args)
+            assert regrouped is not None  # (jax_args is not empty: tested above)
+            return replace(regrouped, container=all(v.container for v in jax_args))
         if q in ("builtins.max", "builtins.min") and jax_args:
             for v in jax_args:
                 self._sync(v, st, transfer=True)
@@ -866,7 +879,21 @@ class Calls:
             if isinstance(fn, JaxCallable):
                 self._note_call(fn, node, st)
             return replace(self._dispatch(node, elements, st), container=True)
+        if effect == "nothing" and isinstance(fn, Func) and self._gives_back_args(fn, len(
+                iterables)):
+            # ``map(lambda x: jax.tree_util.tree_flatten(x)[0], xs)``: parts of the
+            # elements, no work of its own: the mapped values hold the elements' arrays
+            found = union_jax(iterables)
+            return replace(found, container=True) if found is not None else None
         return None
+
+    def _gives_back_args(self: FlowAnalysis, fn: Func, arity: int) -> bool:
+        """Whether the file's function ``fn`` returns (parts of) the JAX values it is given
+        and makes none of its own (``_effect_on_args`` said it leaves nothing running)."""
+        params = self._positional_params(fn.node)
+        summary = self._call_function(fn, {p: INPUT for p in params[: max(arity, 1)]})
+        return isinstance(summary.result, JaxVal) and not summary.result.origin and (
+            not summary.work)
 
     def _tree_map(self: FlowAnalysis, node: cst.Call, values: list[Value], st: State,
                   with_path: bool = False) -> Value:
@@ -1138,7 +1165,7 @@ class Calls:
     @staticmethod
     def _key_of(value: Value) -> object:
         if isinstance(value, JaxVal):
-            return "jax"
+            return "jax-opaque" if value.opaque else "jax"
         if isinstance(value, TimerRead):
             return None
         if isinstance(value, Instance):
@@ -1187,7 +1214,10 @@ class Calls:
             st.called = self._entry_called
             self._entry_called = None
         for name, value in params.items():
-            self._set(st, name, JaxVal(given) if isinstance(value, JaxVal) else value)
+            # (what an unknown function gave back stays such a value: operations on it are
+            # not known to be device work, in the helper as in its caller)
+            self._set(st, name, JaxVal(given, opaque=value.opaque)
+                      if isinstance(value, JaxVal) else value)
         for param in params_of(fn.node):
             frame.binds.setdefault(param.name.value, set()).add(param.name)
             if (param.default is not None and param.name.value not in params

@@ -256,6 +256,12 @@ TREE_LEAVES = frozenset(
     }
 )
 
+# Calls that build a pytree from a tree structure and leaves: the leaves (their second
+# argument) are what it holds.
+TREE_UNFLATTEN = frozenset(
+    {"jax.tree_util.tree_unflatten", "jax.tree.unflatten", "jax.tree_unflatten"}
+)
+
 # Barriers across hosts: they run a tiny computation on every device and block on it, so
 # (work running in dispatch order) everything dispatched before them is finished.
 BARRIERS = frozenset(
