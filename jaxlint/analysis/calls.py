@@ -391,7 +391,7 @@ class Calls:
                 self.why[node] = ("retrace", q)
                 self._recompiles(node)
             out = self._dispatch(node, values, st)
-            if q in names.FILL_CALLS:
+            if q in names.FILL_CALLS or (q in names.TO_DEVICE_CALLS and not jax_args):
                 self.fill_sites.add(node)
             shaped = avals.made(q, node, [*self._loop_literals, *self._loop_shapes]) if (
                 self.avals_known) else ()

@@ -225,6 +225,9 @@ FILL_CALLS = frozenset(
     f"jax.numpy.{n}" for n in ("zeros", "ones", "full", "empty", "zeros_like", "ones_like",
                                "full_like", "empty_like", "eye", "identity", "arange")
 )
+# ... and calls that put host data on the device: given no JAX value, they fill a buffer
+# from it (``jnp.asarray(logs["step"])``); given one, they may compute (a dtype conversion).
+TO_DEVICE_CALLS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "jax.device_put"})
 
 # Control flow that, called outside jit, traces its function and compiles the loop; JAX
 # keeps the result for the same function object, so a function made anew on each call (a
