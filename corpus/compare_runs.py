@@ -37,6 +37,7 @@ ROUNDS: dict[str, Callable[[dict], bool]] = {
     "next 52 of 2026-12-03 (L10, L12, L13)": lambda e: e.get("labeller") in ("L10", "L12",
                                                                               "L13"),
     "last 13 of 2026-12-03 (L11)": lambda e: e.get("labeller") == "L11",
+    "23 of 2026-12-04 (L14-L16)": lambda e: e.get("labeller") in ("L14", "L15", "L16"),
 }
 
 
