@@ -102,6 +102,9 @@ class Summary:
     # library, a helper that does), not only operations on values (``x[0] * 2``), which on
     # what a caller gives may well be host arrays
     leaves_calls: bool = True
+    # of the work it leaves running, all only fills or rearranges buffers (``fill_sites``):
+    # its call is such work to the caller as well
+    leaves_fill: bool = False
 
     @property
     def waits_for_args(self) -> bool:
@@ -391,8 +394,11 @@ class Calls:
                 self.why[node] = ("retrace", q)
                 self._recompiles(node)
             out = self._dispatch(node, values, st)
-            if q in names.FILL_CALLS or (q in names.TO_DEVICE_CALLS and not jax_args):
+            if q in names.FILL_CALLS or q in names.REARRANGE_CALLS or (
+                    q in names.TO_DEVICE_CALLS and not jax_args):
                 self.fill_sites.add(node)
+            elif q in names.TO_DEVICE_CALLS:
+                self.fill_sites.discard(node)  # (given a JAX value here: not only a copy)
             shaped = avals.made(q, node, [*self._loop_literals, *self._loop_shapes]) if (
                 self.avals_known) else ()
             return replace(out, aval=shaped) if shaped else out
@@ -1083,11 +1089,19 @@ class Calls:
                 result = self._dispatch(node, values, st)
                 if not (summary.leaves_work and summary.leaves_calls):
                     self._sync(result, st, transfer=not summary.waits)
+                elif summary.leaves_fill:
+                    self.fill_sites.add(node)
+                else:
+                    self.fill_sites.discard(node)
                 # (else it waited early, then called JAX again and left that running: the
                 # caller's earlier work is finished, its result is not)
                 return result
         elif summary.work and summary.leaves_work:
             result = self._dispatch(node, values, st)
+            if summary.leaves_fill:
+                self.fill_sites.add(node)
+            else:
+                self.fill_sites.discard(node)  # (another call of it left other work)
             if isinstance(summary.result, Func):
                 # A factory that dispatched work and returns a closure over it
                 # (neural-tangents' ``predict_fn = gradient_descent_mse_ensemble(...)``): the
@@ -1261,6 +1275,11 @@ class Calls:
         leaves_calls = leaves_work and any(
             site not in given_sites and self.why.get(site, ("op", None))[0] != "op"
             for s in exits for site in s.pending)
+        # (not operations on values: in op-by-op code they are all the work, waited for
+        # or not at the start)
+        leaves_fill = leaves_work and all(
+            site in given_sites or site in self.fill_sites
+            for s in exits for site in s.pending)
         reads = frozenset(self._read_log[first_read:])
         pairs = frozenset(self._pair_log[first_pair:])
         if generator:
@@ -1275,7 +1294,7 @@ class Calls:
                               made=frozenset(frame.created),
                               waits_args=waits_args, args_by_transfer=args_by_transfer,
                               leaves_work=leaves_work, own_by_transfer=own_by_transfer,
-                              leaves_calls=leaves_calls,
+                              leaves_calls=leaves_calls, leaves_fill=leaves_fill,
                               recompiles=frame.recompiles, fresh_jit=frame.fresh_jit)
         self._memo[key] = summary
         return summary

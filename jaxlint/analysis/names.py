@@ -228,6 +228,12 @@ FILL_CALLS = frozenset(
 # ... and calls that put host data on the device: given no JAX value, they fill a buffer
 # from it (``jnp.asarray(logs["step"])``); given one, they may compute (a dtype conversion).
 TO_DEVICE_CALLS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "jax.device_put"})
+# ... and calls that select or rearrange elements without arithmetic over them
+# (``x = jnp.where(err < 0.1, x, jnp.nan)`` after a host read of ``err``).
+REARRANGE_CALLS = frozenset(
+    f"jax.numpy.{n}" for n in ("where", "reshape", "ravel", "transpose", "squeeze",
+                               "expand_dims", "nan_to_num")
+)
 
 # Control flow that, called outside jit, traces its function and compiles the loop; JAX
 # keeps the result for the same function object, so a function made anew on each call (a
