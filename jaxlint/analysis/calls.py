@@ -367,6 +367,9 @@ class Calls:
         if kind is CallKind.TREE_MAP:
             return self._tree_map(node, values, st, with_path=q.endswith("with_path"))
         if q in names.TREE_LEAVES:
+            if len(jax_args) == 1 and len(jax_args[0].origin) == 1 and not (
+                    jax_args[0].container or jax_args[0].uncovered):
+                return replace(jax_args[0], container=True, leaves=True)  # one call's
             return union_elements(jax_args)
         if q in names.BARRIERS:
             self._sync_all(st, site=node)

@@ -185,6 +185,8 @@ class Expressions:
             # last one, not the first of the container's.
             index = len(keys) == 1 and len(node.slice) == 1 and isinstance(
                 node.slice[0].slice, cst.Index)
+            if index and base.leaves:
+                return replace(base, container=False, leaves=False)  # a leaf: ready with all
             if index and isinstance(keys[0], cst.Integer):
                 return replace(base, uncovered=base.uncovered | base.origin, container=False)
             return replace(base, container=False) if index else base

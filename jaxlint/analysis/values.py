@@ -59,6 +59,10 @@ class JaxVal:
     # (``jnp.ones((64, 512))``: "(64, 512):float32"); several for a loop over literal
     # shapes; empty: not known (see ``avals.py``)
     aval: tuple[str, ...] = ()
+    # the list of the leaves of one call's outputs (``tree_flatten(out)[0]``): all outputs
+    # of one call are ready together, so each leaf waits for the call, unlike an element of
+    # a list filled round by round
+    leaves: bool = False
 
     def covers(self, site: Site, tick: int) -> bool:
         """Whether waiting for this value waits for ``site``, last dispatched at ``tick``."""
