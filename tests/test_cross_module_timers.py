@@ -258,3 +258,53 @@ def test_a_namespace_package_under_src_is_found(tmp_path: Path) -> None:
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "src", cwd=tmp_path)
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()] == [
         ["src/simkit/bench.py:14:16:", "JAX101"]], lint.stdout + lint.stderr
+
+
+OUTSIDE_TIMER = '''\
+import jax
+import jax.numpy as jnp
+import mlxu
+
+
+@jax.jit
+def train_step(w, x):
+    return w - 1e-3 * jax.grad(lambda w: jnp.mean((x @ w) ** 2))(w)
+
+
+def train(w, batches):
+    w = train_step(w, batches[0]).block_until_ready()
+    for epoch in range(3):
+        with mlxu.Timer() as train_timer:
+            for x in batches:
+                w = train_step(w, x)
+        print(epoch, train_timer())
+    for epoch in range(3):
+        with mlxu.Timer() as synced_timer:
+            for x in batches:
+                w = train_step(w, x)
+            w.block_until_ready()
+        print(epoch, synced_timer())
+    return w
+'''
+
+
+def test_a_timer_class_of_a_package_outside_the_project_is_guessed_by_its_name(
+        tmp_path: Path) -> None:
+    """``with mlxu.Timer() as t:`` (a utility package neither the project nor jaxlint
+    knows): with the project index on, a class the index does not know is not the
+    project's, and its name says it times the ``with`` body. Without the index a class
+    imported from anywhere may be the project's own, whose timer may wait: nothing is
+    guessed."""
+    (tmp_path / "train.py").write_text(OUTSIDE_TIMER)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "train.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(": ")[0:2] for line in lint.stdout.splitlines()] == [
+        ["train.py:14:14", "JAX101 timer stops before JAX work finishes"]]
+    alone = run(sys.executable, "-m", "jaxlint", "--no-cache", "--no-index", "train.py",
+                cwd=tmp_path)
+    assert alone.returncode == 0, alone.stdout
+    fixed = run(sys.executable, "-m", "jaxlint", "--no-cache", "--fix", "train.py",
+                cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert ("                w = train_step(w, x)\n            jax.block_until_ready(w)\n"
+            "        print(epoch, train_timer())") in (tmp_path / "train.py").read_text()

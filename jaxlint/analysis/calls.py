@@ -317,7 +317,13 @@ class Calls:
         if kind is CallKind.TIMER:
             self._args(node, st)
             return self._timer_read(node, st)
-        if q in names.LIBRARY_TIMERS and self._with_item:
+        if self._with_item and (q in names.LIBRARY_TIMERS or (
+                # (with the project index on: a class it does not know is not the
+                # project's own, whose timers are analysed from their source)
+                self.index and kind is CallKind.UNKNOWN and "." in q
+                and q not in names.NOT_TIMER_CLASSES
+                and names.TIMER_CLASS.fullmatch(q.rsplit(".", 1)[-1]) is not None
+                and not self.jax_library(q))):
             self._args(node, st)
             return TimedBlock()
         args = self._args(node, st)

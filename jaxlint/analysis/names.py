@@ -424,6 +424,14 @@ HOST_WRITERS = frozenset({
     "equinox.tree_serialise_leaves",
 })
 
+# A class of a package outside the project (the project index does not know it), used as
+# a ``with`` item, whose name says it is a timer (``with mlxu.Timer() as t:``,
+# ``with ContextTimer(timer, "fwd"):``): it reads the clock on entry and on exit, as the
+# library timers below do. (Not the standard library's ``threading.Timer`` or
+# ``timeit.Timer``, which are no context managers.) Without the index nothing is guessed.
+TIMER_CLASS = re.compile(r"\w*Timer|Stop[Ww]atch")
+NOT_TIMER_CLASSES = frozenset({"threading.Timer", "timeit.Timer"})
+
 # Timers of libraries used in ``with``: they read the clock on entry and on exit, so the
 # ``with`` body is a timed region (``with py_utils.timeit() as period:``).
 LIBRARY_TIMERS = frozenset(
