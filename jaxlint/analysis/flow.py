@@ -148,7 +148,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.loops_of: dict[Site, set[cst.For | cst.While]] = {}
         self.made_in: dict[Site, set[cst.For | cst.While]] = {}  # jitted function -> loops
         self.recompiling: set[Site] = set()  # calls that compile whenever they run
-        self.fill_sites: set[Site] = set()  # calls whose work only fills new buffers
+        # calls whose work only fills or rearranges buffers (``names.FILL_CALLS``)
+        self.fill_sites: set[Site] = set()
         # a timing decorator's wrapper (its def) -> the functions it decorates, each with
         # whether a call of it leaves JAX work running (``Region.uses``)
         self.decorations: dict[cst.CSTNode, list[tuple[cst.FunctionDef, bool]]] = {}

@@ -724,8 +724,10 @@ class Timers:
                     site not in self.fill_sites
                     for site in self._sites_between(stop, starts)):
                 # The region's work was waited for; all that is left running only fills
-                # new buffers (``opt_state = optimizer.init(params)`` after a learning-rate
-                # decay, ``jnp.zeros_like(grads)``): not timed work (``names.FILL_CALLS``).
+                # new buffers or rearranges finished ones (``opt_state =
+                # optimizer.init(params)`` after a learning-rate decay, ``jnp.zeros_like``,
+                # host data put on the device, ``jnp.where``, a helper that leaves only
+                # such work): not timed work (``names.FILL_CALLS``, ``Summary.leaves_fill``).
                 unsynced = frozenset()
             if syncs and all(self.why.get(s, ("op", None))[0] in ("op", "api")
                              for s in host_synced):
