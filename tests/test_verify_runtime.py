@@ -149,7 +149,7 @@ import jax
 import jax.numpy as jnp
 
 step = jax.jit(lambda a: jnp.tanh(a @ a))
-x = jnp.ones((1024, 1024)) / 1024
+x = jnp.ones((2048, 2048)) / 2048
 step(x).block_until_ready()
 t0 = time.perf_counter()
 y = step(x)
@@ -172,7 +172,7 @@ def test_stop_check_sees_pending_arrays_and_only_them(tmp_path: Path) -> None:
     by_stop = {c["line"]: c for c in outcome.checks}
     unsynced, synced = by_stop[11], by_stop[14]
     assert unsynced["start_line"] == 9 and unsynced["pending"] == 1
-    assert unsynced["arrays"] == [[[1024, 1024], "float32", "y"]]
+    assert unsynced["arrays"] == [[[2048, 2048], "float32", "y"]]
     assert unsynced["col"] == 5  # the stop call's column, as the linter reports it
     assert synced["start_line"] == 12 and synced["pending"] == 0
     # The wait for the work came after the stop's clock value: the region measured dispatch
@@ -199,7 +199,7 @@ def test_verify_rows_carry_the_runtime_verdict(tmp_path: Path) -> None:
     assert f"[1/2] {script}: fixed run 2/2\n" in err.getvalue()
     assert row["region"] == [9, 11] and row["fix_applied"] == "safe"
     assert row["runtime"].startswith("1 array still computing at the stop (")
-    assert row["pending_arrays"] == "float32[1024,1024] held by `y`"
+    assert row["pending_arrays"] == "float32[2048,2048] held by `y`"
     assert row["runtime_fixed"] == "synced"  # the fix's sync leaves nothing running
     # No finding, so nothing to fix; but its one run is checked, and the row says what the
     # linter missed.
