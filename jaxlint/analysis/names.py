@@ -454,6 +454,12 @@ LIBRARY_TRANSFERS = frozenset(
     {
         "flax.training.common_utils.get_metrics",
         "flax.jax_utils.unreplicate_and_get",
+        # acme's JAX utilities: ``device_get`` of the first replica (``as_numpy`` by
+        # default), ``np.asarray`` of every leaf
+        "acme.jax.utils.get_from_first_device",
+        "acme.jax.utils.fetch_devicearray",
+        "acme.jax.utils.to_numpy",
+        "acme.jax.utils.to_numpy_squeeze",
         "numpyro.infer.MCMC.print_summary",
         "numpyro.diagnostics.print_summary",
         "numpyro.diagnostics.summary",
