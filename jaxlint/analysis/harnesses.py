@@ -152,9 +152,10 @@ class Harnesses:
             if not isinstance(text, str):
                 continue
             if magic and code is node:
-                text = magic_statement(text)
-                if text is None:
+                end = timeit_options_end(text, 0)  # ``-n 1 -r 3 f(x)`` -> ``f(x)``
+                if end is None:
                     return False  # IPython refuses the options: nothing runs
+                text = text[end:]
             try:
                 parsed = cst.parse_module(textwrap.dedent(text))
             except Exception:  # not Python: timeit would fail too; nothing to judge
@@ -208,13 +209,6 @@ class Harnesses:
                 self.harnesses[fn.node.name] = HarnessUse(
                     fn.node.name, fn.node.name, unsynced=unsynced,
                     recompiles=summary.recompiles, asv=True)
-
-
-def magic_statement(text: str) -> str | None:
-    """The statement of a ``%timeit`` line after its options (``-n 1 -r 3 f(x)`` -> ``f(x)``),
-    or None if IPython would refuse the options."""
-    end = timeit_options_end(text, 0)
-    return None if end is None else text[end:]
 
 
 def _only_lambda(parsed: cst.Module) -> bool:
