@@ -114,3 +114,16 @@ def test_the_message_names_both_shapes() -> None:
         "`f` compiles again inside the timed region: it was compiled for (1, 512) float32, "
         "and this call gives it (64, 512) float32 (a new shape or dtype), so the time "
         "includes compilation; warm it up on these shapes and dtypes before the clock starts")
+
+
+def test_the_message_names_the_same_earlier_shapes_in_every_run() -> None:
+    # Several earlier calls with other shapes: the message names one of them, and always
+    # the same one (they are kept in a set; the analysis of each run makes new nodes).
+    source = TEMPLATE.format(setup=textwrap.dedent("""\
+        for shape in [(1024, 1024), (512, 512)]:
+            f(jnp.ones(shape)).block_until_ready()
+        f(jnp.ones((64, 64), dtype=jnp.bfloat16)).block_until_ready()
+        """), timed="jnp.ones((256, 256))")
+    messages = {tuple(f.message for f in lint_source(source, "bench.py")) for _ in range(8)}
+    assert len(messages) == 1
+    assert any("compiles again" in m for m in next(iter(messages)))

@@ -772,7 +772,10 @@ class Calls:
                                for e in [*earlier, *elsewhere]):
                 # a new shape or dtype: traced and compiled again
                 compiles = True
-                self.shape_compiles[node] = (avals.text(earlier[0]), avals.text(signature))
+                # (``st.called`` is a set: the one named is chosen by its text, so the
+                # message is the same in every run)
+                self.shape_compiles[node] = (min(avals.text(e) for e in earlier),
+                                             avals.text(signature))
                 shape_sweep = any(len(a) > 1 for _, a in signature)
         if compiles and self.frame.func is not None and origin in self.frame.created and (
                 origin not in self._shared_origins and origin not in self._memo_origins.values()):
