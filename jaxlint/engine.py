@@ -175,7 +175,8 @@ def _follow_callers(flow: FlowAnalysis, path: str, settings: Settings) -> None:
 
 def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings: Settings
             ) -> list[tuple[Finding, FixPlan | None]]:
-    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text)
+    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text,
+                        path)
     with charging(flow):
         flow.run()
         _follow_callers(flow, path, settings)

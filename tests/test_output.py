@@ -54,7 +54,7 @@ f = jax.jit(g)
 x = jnp.ones((8, 8))
 t0 = time.perf_counter()
 y = f(x).block_until_ready()
-print(time.perf_counter() - t0)
+print("latency:", time.perf_counter() - t0)
 
 
 

@@ -81,7 +81,7 @@ def test_a_region_started_many_cells_before_the_stop() -> None:
 
 def test_warm_ups_in_old_cells_still_count() -> None:
     timed_first_call = "t0 = time.perf_counter()\ny = step(x).block_until_ready()\n" \
-                       "print(time.perf_counter() - t0)\n"
+                       "print('step latency:', time.perf_counter() - t0)\n"
     cold = run(SETUP, *[FILLER] * (WHOLE + 2), timed_first_call)
     assert cold[-1] == [(WHOLE + 4, 2, "JAX105")]
     for warm_up in (WARM, "%timeit step(x).block_until_ready()\n",

@@ -27,7 +27,16 @@ region is taken to include the compile on purpose when
   the loop's counter (``if i >= n_warmup:``), or summarised by their minimum;
 - it is a progress log read on every round of a loop (its first figure alone carries the
   compile, as every training log's does), or the total of such a logged run (the same start
-  read again after the loop): see ``Timers.regions``.
+  read again after the loop): see ``Timers.regions``;
+- it is not a measurement of speed (``measures_speed``): a first call is reported only in
+  code whose purpose is to measure speed, as its path says (``benchmarks/``, ``bench_*.py``,
+  ``speed_test.py``, ``timing.ipynb``, tests), or where the figure is one of many per-call
+  figures (divided by a count of rounds, or collected round by round into a list). Anywhere
+  else (a training script's run time, an example's generation time, a simulation's wall
+  time) a region around a first call times a run whose compile is part of it, as the labels
+  of unseen code and the issue's fresh repositories both read it. Calls that compile again
+  (a function made anew on each call, ``jax.clear_caches()``, a new shape after a warm-up)
+  are reported wherever they are: nothing about them is a run's one-off cost.
 """
 
 from __future__ import annotations
@@ -70,6 +79,54 @@ EXCLUDES_COMPILE = re.compile(
     r"(compil|jit|warm))|(compil\w*\s+(excluded|done|over|finished))", re.IGNORECASE)
 
 MEMOISERS = frozenset({"functools.lru_cache", "functools.cache"})
+
+# The words of a path (a folder's or the file's name) or of the function a region is in,
+# split at ``/ _ - .`` and at a change to upper case, that say the code's purpose is to
+# measure speed.
+MEASURING_WORDS = re.compile(
+    r"bench\w*|perf|performance|speed\w*|timing\w*|timers?|timeit|profil\w*|latency|"
+    r"throughput|tests?|testing", re.IGNORECASE)
+_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+# ... and the words beside a figure that say it measures an operation's speed: a latency, a
+# rate, a time per call, or a unit too small for a run's wall time (``f"{dt * 1e3:.2f} ms"``).
+FIGURE_WORDS = re.compile(
+    r"\b(latency|throughput|speed\w*|bench\w*|timing|per[\s_-]*(call|step|iter\w*|batch|"
+    r"token|sample|run)|ms|msec|millisec\w*|us|usec|\u00b5s|microsec\w*|ns)\b",
+    re.IGNORECASE)
+
+
+# ... and the code of a file that warms a function up: it knows the first call compiles and
+# means to leave it out (a call whose result is waited for and dropped, an ahead-of-time
+# compile, a call of a ``warmup`` function or a line commented as one), so a first call it
+# times is an oversight, not a run's cost.
+WARMS_UP = re.compile(
+    r"\bwarm_?up\w*\s*\(|^[ \t]*[^#\s\"'].*#[ \t]*warm[\s_-]?up|"
+    r"\.lower\([^()\n]*\)\s*\.compile\(\)|"
+    r"^[ \t]*(?:jax\.)?block_until_ready\(\s*[\w.]+\(|"
+    r"^[ \t]*[\w.]+\([^\n]*\)\.block_until_ready\(\)[ \t]*(?:#.*)?$",
+    re.IGNORECASE | re.MULTILINE)
+
+
+def says_measuring(name: str) -> bool:
+    """Whether a name (a file's, a folder's, a function's) has a word that says its code
+    measures speed: ``bench_rbf``, ``SpeedTest``, ``time_profile``, ``test_ops``."""
+    return any(MEASURING_WORDS.fullmatch(w)
+               for part in re.split(r"[_\-. ]+", name) for w in _WORDS.findall(part))
+
+
+def measures_speed(path: str | None) -> bool:
+    """Whether the file at ``path`` is code whose purpose is to measure speed (a benchmark,
+    a timing script or notebook, a test): ``benchmarks/run.py``, ``bench_attention.py``,
+    ``SpeedTest.py``, ``timing.ipynb``, ``tests/test_ops.py``. A training script, an example
+    or a library module is not, and neither is a path not known (text from an editor)."""
+    return bool(path) and any(says_measuring(part) for part in re.split(r"[/\\]", path or ""))
+    for part in re.split(r"[/\\]", path):
+        for word in re.split(r"[_\-. ]+", part):
+            if any(MEASURING_WORDS.fullmatch(w) for w in _PATH_WORDS.findall(word)):
+                return True
+    return False
 
 
 def only_compile(text: str) -> bool:
@@ -221,22 +278,33 @@ class Compiles:
 
 
 def divides(stmt: cst.CSTNode, read: cst.CSTNode | None = None,
-            names: frozenset[str] = frozenset()) -> bool:
+            names: frozenset[str] = frozenset(), rate: bool = False) -> bool:
     """Whether ``stmt`` divides the elapsed time of the clock read ``read`` (or a name in
     ``names`` holding it) by something: a per-round average
-    (``(time.perf_counter() - t0) / iters``, ``dt / n_steps``)."""
+    (``(time.perf_counter() - t0) / iters``, ``dt / n_steps``; not by a number written out,
+    which changes the unit: ``dt / 3600``); with ``rate``, also something by it
+    (``n_steps / (time.time() - start)``: steps per second)."""
     found = False
 
     class _Find(cst.CSTVisitor):
         def visit_BinaryOperation(self, node: cst.BinaryOperation) -> bool:
             nonlocal found
-            if isinstance(node.operator, (cst.Divide, cst.FloorDivide)) and _holds(
-                    node.left, read, names):
+            if isinstance(node.operator, (cst.Divide, cst.FloorDivide)) and (
+                    (_holds(node.left, read, names) and not _number(node.right))
+                    or (rate and _holds(node.right, read, names))):
                 found = True
             return not found
 
     stmt.visit(_Find())
     return found
+
+
+def _number(node: cst.BaseExpression) -> bool:
+    """A number written out (``3600``, ``1e6``, ``60.0``): dividing by it changes the unit
+    (``(tock - tick) / 60`` in minutes), it does not average over rounds."""
+    return isinstance(node, (cst.Integer, cst.Float)) or (
+        isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer,
+                                                                               cst.Float)))
 
 
 def _holds(node: cst.CSTNode, target: cst.CSTNode | None, names: frozenset[str]) -> bool:

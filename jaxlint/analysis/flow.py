@@ -93,9 +93,14 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
 
     def __init__(self, module: cst.Module, extras: names.Extras = names.NO_EXTRAS,
                  index: Mapping[str, Value] | None = None, module_name: str | None = None,
-                 code: str | None = None) -> None:
-        """``code``: the module's text, if the caller has it (saves generating it)."""
+                 code: str | None = None, path: str | None = None) -> None:
+        """``code``: the module's text, if the caller has it (saves generating it);
+        ``path``: where the file is, as the user named it (``compiles.measures_speed``)."""
         self.module = module
+        self.path = path
+        self._class_names: dict[cst.CSTNode, list[str]] | None = None  # _classes_of
+        self._warms_up: bool | None = None  # see Timers._measures_speed
+        self._region_heads: set[int] | None = None  # see Timers._heads_a_region
         # Finding generators walks a function's whole body; most modules have none at all.
         self._code = module.code if code is None else code
         # The top-level statement being run, the one each function was made in, and those
@@ -368,6 +373,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.site_loops.clear()
         self.why.clear()
         self._regions = None
+        self._region_heads = None
         self.harnesses.clear()
         self.made_at.clear()
         self._shared_jits.clear()
@@ -565,6 +571,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
                 self._frames = [Frame(func=None)]
                 self._call_func(fn, fn.node, args, None, State())
         self._regions = None
+        self._region_heads = None
 
     def _does_work(self, value: Value) -> bool:
         """Whether calling ``value`` dispatches JAX work it may leave running."""

@@ -25,6 +25,10 @@ from jaxlint.analysis.compiles import (
     comments_of,
     divides,
     drops_first_rounds,
+    FIGURE_WORDS,
+    WARMS_UP,
+    measures_speed,
+    says_measuring,
     skips_first_rounds,
 )
 from jaxlint.analysis.liveness import ScopeText
@@ -51,12 +55,14 @@ if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
 
 
-def collects(loop: cst.For | cst.While, stmt: cst.CSTNode) -> bool:
+def collects(loop: cst.For | cst.While, stmt: cst.CSTNode, sums: bool = True) -> bool:
     """Whether the value ``stmt`` computes (a clock reading, an elapsed time) is collected
     across the rounds of ``loop``: ``times.append(...)``, ``total += ...``, ``t[i] = ...``,
     directly or through names bound from it in the loop's body. A record's field
-    (``summary["steps_per_second"] = ...``, ``self.elapsed = ...``) is not a collection."""
-    if isinstance(stmt, cst.AugAssign) or _collecting_call(stmt):
+    (``summary["steps_per_second"] = ...``, ``self.elapsed = ...``) is not a collection.
+    Without ``sums``, only a collection of one figure per round counts (a list, an array),
+    not a running total (``train_time += ...``)."""
+    if (sums and isinstance(stmt, cst.AugAssign)) or _collecting_call(stmt):
         return True
     if not isinstance(stmt, (cst.Assign, cst.AnnAssign)):
         return False
@@ -74,7 +80,7 @@ def collects(loop: cst.For | cst.While, stmt: cst.CSTNode) -> bool:
             value = getattr(small, "value", None)
             if small is stmt or value is None or not _mentions(value, names):
                 continue
-            if isinstance(small, cst.AugAssign) or _collecting_call(small):
+            if (sums and isinstance(small, cst.AugAssign)) or _collecting_call(small):
                 return True
             if isinstance(small, (cst.Assign, cst.AnnAssign)):
                 targets = [t.target for t in small.targets] if isinstance(
@@ -86,6 +92,33 @@ def collects(loop: cst.For | cst.While, stmt: cst.CSTNode) -> bool:
                     names |= new
                     grew = True
     return False
+
+
+def _assigned_in(loop: cst.For | cst.While) -> set[str]:
+    """The names a loop binds on its rounds (its targets, assignments, ``with ... as``)."""
+    out: set[str] = set()
+
+    class _Find(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            out.update(names_in(node.target))
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            out.update(names_in(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            out.update(names_in(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            out.update(names_in(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            out.update(names_in(node.name))
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            out.update(names_in(node.target))
+
+    loop.visit(_Find())
+    return out
 
 
 def _indexed(target: cst.BaseExpression) -> bool:
@@ -666,9 +699,11 @@ class Timers:
         after = self.next_of.get(stop)
         after_texts = []
         if isinstance(after, cst.SimpleStatementLine) and (
-                (bound and _mentions(after, bound)) or _only_words(after)):
+                (bound and _mentions(after, bound))
+                or (_only_words(after) and not self._heads_a_region(after))):
             # ``dt = time.time() - t0`` then ``log("compilation took %s", dt)`` (not
-            # "warmup": a flag's name may spell it)
+            # "warmup": a flag's name may spell it). A message just before another start
+            # (``print("5. First forward pass (JIT compiling)...")``) is that region's.
             after_texts.append(self.module.code_for_node(after))
         if bound and compiles:
             # (asked only of a region with a compile in it: JAX105 is what it decides)
@@ -679,10 +714,25 @@ class Timers:
             named, only = named or n, only or o
         return named or noted, only
 
+    def _heads_a_region(self: FlowAnalysis, stmt: cst.CSTNode) -> bool:
+        """Whether ``stmt`` comes just before a start read (a heading for what is timed
+        next: it names that region, not the one that ended before it)."""
+        if self._region_heads is None:  # (asked once the file's reads are all paired)
+            self._region_heads = {id(self.prev_of.get(start)) for _, start in self.pairs}
+        return id(stmt) in self._region_heads
+
     def _uses_of(self: FlowAnalysis, figure: set[str], scope: cst.CSTNode | None,
                  stmt: cst.CSTNode) -> list[str]:
         """What the statements of ``scope`` (a function, or the module) other than ``stmt``
         that use one of the names ``figure`` call it (``_label_of``; a few at most)."""
+        return [_label_of(small, figure, self.module)
+                for small in self._statements_using(figure, scope, stmt)]
+
+    def _statements_using(self: FlowAnalysis, figure: set[str] | frozenset[str],
+                          scope: cst.CSTNode | None, stmt: cst.CSTNode
+                          ) -> list[cst.BaseSmallStatement]:
+        """The statements of ``scope`` other than ``stmt`` that use one of the names
+        ``figure`` (a few at most)."""
         index = self._uses_index.get(scope)
         if index is None:
             # each statement of the scope by the names it mentions, made once per scope:
@@ -700,7 +750,70 @@ class Timers:
         found: list[cst.BaseSmallStatement] = []
         for name in sorted(figure):
             found += [u for u in index.get(name, ())[:8] if u is not stmt and u not in found]
-        return [_label_of(small, figure, self.module) for small in found[:8]]
+        return found[:8]
+
+    def _measures_speed(self: FlowAnalysis, stop: Site, starts: Collection[Site],
+                        stmt: cst.CSTNode, loop: cst.For | cst.While | None,
+                        compiled: frozenset[Site]) -> bool:
+        """Whether the region that ``stop`` ends is a measurement of speed, where a first
+        call's compile distorts the figure (``compiles.measures_speed``): its file, its
+        function or its function's class says so by name (``benchmarks/``, ``bench_rbf()``,
+        ``class ConvBench``), or so do the words printed beside its figure (a latency, a
+        rate, ``ms``), or its file warms a function up (``compiles.WARMS_UP``); or its figure is one of many per-call figures: divided by a count of
+        rounds or dividing one (an average, steps per second), collected round by round
+        into a list, or the total of a loop in the region that repeats the compiling call
+        with the same arguments on every round (a benchmark loop; a training loop feeds
+        each round's results to the next)."""
+        if measures_speed(self.path):
+            return True
+        if self._warms_up is None:
+            self._warms_up = WARMS_UP.search(self._code) is not None
+        if self._warms_up:
+            return True
+        scope = self.scope_of.get(stop)
+        if isinstance(scope, cst.FunctionDef) and (
+                says_measuring(scope.name.value)
+                or any(says_measuring(k) for k in self._classes_of(scope))):
+            return True
+        bound = frozenset(bound_names(stmt))
+        uses = self._statements_using(bound, scope, stmt) if bound else []
+        if divides(stmt, stop, rate=True) or any(
+                divides(use, names=bound, rate=True) for use in uses):
+            return True
+        if loop is not None and collects(loop, stmt, sums=False):
+            return True
+        around = set().union(*(self.read_loops.get(s, ()) for s in starts))
+        for call in compiled:
+            for inner in self.loops_of.get(call, ()):
+                if inner not in around and isinstance(call, cst.Call) and not (
+                        names_in(call) & _assigned_in(inner)):
+                    return True  # ``for _ in range(1000): fast(xd, wd)``
+        texts = [self.module.code_for_node(stmt)]
+        texts += [_label_of(use, set(bound), self.module) for use in uses]
+        return any(FIGURE_WORDS.search(t) for t in texts)
+
+    def _classes_of(self: FlowAnalysis, func: cst.FunctionDef) -> list[str]:
+        """The names of the classes whose bodies hold ``func`` (a method's class)."""
+        if self._class_names is None:
+            found: dict[cst.CSTNode, list[str]] = {}
+
+            class _Find(cst.CSTVisitor):
+                def __init__(self) -> None:
+                    self.classes: list[str] = []
+
+                def visit_ClassDef(self, node: cst.ClassDef) -> None:
+                    self.classes.append(node.name.value)
+
+                def leave_ClassDef(self, node: cst.ClassDef) -> None:
+                    self.classes.pop()
+
+                def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+                    if self.classes:
+                        found[node] = list(self.classes)
+
+            self.module.visit(_Find())
+            self._class_names = found
+        return self._class_names.get(func, [])
 
     def regions(self: FlowAnalysis) -> list[Region]:
         """The file's timed regions, computed once (every rule asks)."""
@@ -793,6 +906,11 @@ class Timers:
                 if logged:
                     compiled = frozenset(c for c in compiled
                                          if not logged & self.loops_of.get(c, set()))
+            if compiled and not self._measures_speed(stop, starts, stmt, loop, compiled):
+                # Not a measurement of speed: a first call's compile is part of the run
+                # timed (``compiles.measures_speed``); calls that compile again are not.
+                compiled = frozenset(c for c in compiled if c in self.recompiling
+                                     or c in self.cleared_compiles or c in self.shape_compiles)
             scope = self.scope_of.get(stop)
             uses = tuple(d for d, leaves in self.decorations.get(scope, ()) if leaves) if (
                 scope is not None) else ()

@@ -24,6 +24,16 @@ class CompileInRegion(Rule):
     compiles on every call (no fix: a warm-up does not help). A progress log read on every
     round of a loop is not reported for its first round's compile.
 
+    A first call is reported only where the region measures speed: its file, folder,
+    function or class is named for it (`benchmarks/`, `bench_*.py`, `speed_test.py`,
+    `def bench_attention()`, `class ConvBench`, tests), the words printed beside its figure
+    say so (a latency, a rate, a time per call, `ms`), the file warms a function up
+    elsewhere, or the figure is one of many per-call figures (an average, steps per
+    second, a list of round times, a loop repeating the same call). Elsewhere (an example's
+    generation time, a training script's run time) the compile is part of the run timed,
+    as the user waits for it too. Calls that compile again (a new shape, a cleared cache,
+    a function made anew on each call) are reported wherever they are.
+
     Also a call that compiles again because its arrays have a new shape or dtype: every
     earlier call of the function gave it arrays whose shapes or dtypes the code spells out
     (`jnp.ones((1, 512))`, `x.astype(jnp.bfloat16)`, a loop over literal shapes), and at
@@ -41,6 +51,7 @@ class CompileInRegion(Rule):
     start = time.perf_counter()
     y = f(x).block_until_ready()
     elapsed = time.perf_counter() - start
+    print(f"f: {elapsed * 1e3:.2f} ms")
     ```
 
     ## Use instead
@@ -50,6 +61,7 @@ class CompileInRegion(Rule):
     start = time.perf_counter()
     y = f(x).block_until_ready()
     elapsed = time.perf_counter() - start
+    print(f"f: {elapsed * 1e3:.2f} ms")
     ```
 
     ## Fix safety

@@ -1,0 +1,155 @@
+"""When JAX105 speaks of a first call (README, "When JAX105 speaks"; ``compiles.measures_speed``
+and ``Timers._measures_speed``): only where the region measures speed. The same timing is a
+mistake in a benchmark and a run's own cost in an example or a training script."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxlint import lint_source
+from jaxlint.analysis.compiles import measures_speed, says_measuring
+
+ONE_SHOT = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def sample(params, prompt):
+    return jnp.tanh(prompt @ params)
+
+
+def {func}():
+    params = jnp.ones((512, 512))
+    prompt = jnp.ones((16, 512))
+    start = time.time()
+    tokens = sample(params, prompt)
+    tokens.block_until_ready()
+    elapsed = time.time() - start
+    print({figure})
+
+
+if __name__ == "__main__":
+    {func}()
+'''
+
+
+def codes(source: str, path: str) -> list[tuple[int, str]]:
+    return [(f.line, f.code) for f in lint_source(source, path)]
+
+
+def one_shot(func: str = "main", figure: str = 'f"sampled in {elapsed:.1f}s"') -> str:
+    return ONE_SHOT.format(func=func, figure=figure)
+
+
+@pytest.mark.parametrize("path", ["benchmarks/sample.py", "bench_sample.py",
+                                  "scripts/speed_test.py", "notebooks/timing.ipynb.py",
+                                  "tests/test_sample.py", "SamplerBenchmark.py"])
+def test_a_first_call_in_a_file_named_for_measuring_speed_is_reported(path: str) -> None:
+    assert codes(one_shot(), path) == [(16, "JAX105")]
+
+
+@pytest.mark.parametrize("path", ["examples/sample.py", "train.py", "src/pkg/generate.py",
+                                  "<string>", "notebooks/time_series.py"])
+def test_a_first_call_in_a_run_that_measures_nothing_is_its_cost(path: str) -> None:
+    # an example's generation time, a script's run time: compile included, as the user waits
+    assert codes(one_shot(), path) == []
+
+
+@pytest.mark.parametrize("func, figure", [
+    ("bench_sample", 'f"sampled in {elapsed:.1f}s"'),        # the function says so
+    ("main", 'f"sampling latency: {elapsed:.3f}s"'),         # the words beside the figure
+    ("main", 'f"sampled in {elapsed * 1e3:.2f} ms"'),        # a unit for an operation
+    ("main", 'f"{16 / elapsed:.1f} tokens/s"'),              # a rate
+    ("main", 'f"{elapsed / 16:.3f} s per token"'),           # an average
+])
+def test_a_region_that_says_it_measures_speed_is_reported(func: str, figure: str) -> None:
+    assert codes(one_shot(func, figure), "examples/sample.py") == [(16, "JAX105")]
+
+
+def test_a_file_that_warms_a_function_up_means_to_leave_compiles_out() -> None:
+    source = one_shot().replace("def main():", """def other():
+    x = jnp.ones((8, 512))
+    sample(jnp.ones((512, 512)), x).block_until_ready()
+
+
+def main():""")
+    assert codes(source, "examples/sample.py") == [(21, "JAX105")]
+
+
+LOOP = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+
+step = jax.jit(lambda w, x: w - 0.1 * jnp.tanh(x @ w))
+
+
+def run(w, x):
+    t0 = time.time()
+    for _ in range(100):
+        {call}
+    {result}.block_until_ready()
+    print(f"100 steps: {{time.time() - t0:.2f}}s")
+
+
+if __name__ == "__main__":
+    run(jnp.ones((64, 64)), jnp.ones((8, 64)))
+'''
+
+
+def test_a_loop_repeating_the_same_call_is_a_benchmark() -> None:
+    source = LOOP.format(call="out = step(w, x)", result="out")
+    assert codes(source, "examples/run.py") == [(12, "JAX105")]
+
+
+def test_a_loop_feeding_each_round_to_the_next_is_a_run() -> None:
+    # a training loop: its total includes the first step's compile, as the user waits
+    source = LOOP.format(call="w = step(w, x)", result="w")
+    assert codes(source, "examples/run.py") == []
+
+
+def test_calls_that_compile_again_are_reported_wherever_they_are() -> None:
+    source = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+
+f = jax.jit(lambda v: v * 2)
+
+
+def run(x):
+    print(f(x))
+    jax.clear_caches()
+    t0 = time.time()
+    y = f(x)
+    y.block_until_ready()
+    print(f"took {time.time() - t0:.2f}s")
+
+
+if __name__ == "__main__":
+    run(jnp.ones(8))
+'''
+    assert codes(source, "examples/run.py") == [(13, "JAX105")]
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("bench_rbf", True), ("SpeedTest", True), ("time_profile", True), ("test_ops", True),
+    ("ConvBench", True), ("run_benchmarks", True), ("latency", True), ("timers", True),
+    ("train", False), ("generate", False), ("time_series", False), ("perfect", False),
+    ("contest", False), ("latest", False), ("attest", False), ("main", False),
+])
+def test_the_words_that_say_measuring(name: str, expected: bool) -> None:
+    assert says_measuring(name) is expected
+
+
+def test_a_path_is_read_folder_by_folder_and_none_measures_nothing() -> None:
+    assert measures_speed("repo/benchmarks/run.py")
+    assert measures_speed("C:\\work\\perf\\run.py")
+    assert not measures_speed("repo/examples/run.py")
+    assert not measures_speed(None)
+    assert not measures_speed("")
