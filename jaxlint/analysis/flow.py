@@ -179,7 +179,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.site_loops: dict[Site, tuple[cst.CSTNode, ...]] = {}
         # Why a site is JAX work, for explanations: ("jitted", the node that made the
         # function), ("api", qualified name), ("helper", the function's node), ("library",
-        # None); sites not here operate on JAX values (``y @ y``, ``y[0]``).
+        # None), ("made", None): a function JAX code made; sites not here operate on JAX
+        # values (``y @ y``, ``y[0]``).
         self.why: dict[Site, tuple[str, object]] = {}
         self.harnesses: dict[cst.CSTNode, HarnessUse] = {}
         self._regions: list[Region] | None = None  # regions(), once the run is over

@@ -71,6 +71,9 @@ def why_work(ctx: FileContext, site: cst.CSTNode) -> str:
                 "returns without waiting for it")
     if kind == "library":
         return "a JAX library object computes on the JAX values it is given"
+    if kind == "made":
+        return ("it calls a function that JAX code made from JAX values, which computes on "
+                "the JAX values it is given")
     return "an operation on a JAX value dispatches device work"
 
 
