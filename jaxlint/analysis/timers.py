@@ -121,6 +121,45 @@ def _assigned_in(loop: cst.For | cst.While) -> set[str]:
     return out
 
 
+def _collected_after_first_rounds(loop: cst.For | cst.While, stmt: cst.CSTNode,
+                                  counter: str) -> bool:
+    """Whether every statement of ``loop`` that collects the figure ``stmt`` computes (or a
+    name bound from it in the loop) is under an ``if`` that skips the first rounds
+    (``if i >= num_warmup: total_time += dur``), and there is one."""
+    figure = bound_names(stmt)
+    if not figure:
+        return False
+    guarded: list[bool] = []
+
+    class _Find(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.skipping = 0
+
+        def visit_If(self, node: cst.If) -> None:
+            self.skipping += skips_first_rounds(node.test, counter)
+
+        def leave_If(self, node: cst.If) -> None:
+            self.skipping -= skips_first_rounds(node.test, counter)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+            for small in node.body:
+                if small is stmt or not _mentions(small, figure):
+                    continue
+                if isinstance(small, cst.AugAssign) or _collecting_call(small) or (
+                        isinstance(small, cst.Assign)
+                        and any(_indexed(t.target) for t in small.targets)):
+                    guarded.append(self.skipping > 0)
+                elif isinstance(small, (cst.Assign, cst.AnnAssign)):
+                    figure.update(bound_names(small))  # ``dur = toc - tic``
+            return False
+
+    loop.body.visit(_Find())
+    return bool(guarded) and all(guarded)
+
+
 def _indexed(target: cst.BaseExpression) -> bool:
     """``times[i] = ...`` collects; ``summary["steps_per_second"] = ...`` names a field of a
     record (a log line's), as an attribute does."""
@@ -660,6 +699,9 @@ class Timers:
         loop_ifs = [b for b in ifs if isinstance(b, cst.If) and _inside(b, loop)]
         if any(skips_first_rounds(b.test, counter) for b in loop_ifs):
             return True
+        if counter is not None and _collected_after_first_rounds(
+                loop, self.where[stop].node, counter):
+            return True  # ``dur = toc - tic`` then ``if i >= num_warmup: total += dur``
         finder = _SmallStatements()
         loop.body.visit(finder)
         lists = {dotted(small.value.func.value) for small in finder.found
