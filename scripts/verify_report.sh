@@ -6,8 +6,8 @@
 #   scripts/verify_report.sh docs/verify-h200.md --size 4096    # a GPU, with JAX for CUDA
 #                                                               # installed for $PYTHON
 #
-# Runs: 12 fixtures with findings x 2 versions x 3 repeats (the two that raise as written
-# run once as written), and 3 scripts without findings once each: 71 fresh Python processes,
+# Runs: 14 fixtures with findings x 2 versions x 3 repeats (the two that raise as written
+# run once as written), and 3 scripts without findings once each: 83 fresh Python processes,
 # then 4 for --detect. Each pays JAX's start-up (about
 # 3 s on the CPU, more where a GPU is initialised), so on a GPU machine the whole script fits
 # in one 10-minute command. Extra arguments (--backend, --size) go to both commands.
@@ -32,6 +32,8 @@ py="${PYTHON:-python}"
     fixtures/JAX107/effects_barrier.py \
     fixtures/JAX107/container_method.py \
     fixtures/JAX107/no_argument_sync.py \
+    fixtures/JAX107/sync_does_nothing.py \
+    fixtures/JAX107/sync_inside_jit.py \
     fixtures/JAX101/seed_ok.py \
     fixtures/runtime/dispatch_by_name.py \
     fixtures/runtime/plugin_kernel.py
