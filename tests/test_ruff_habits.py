@@ -155,7 +155,8 @@ def test_add_noqa_marks_every_finding_where_it_works(tmp_path: Path) -> None:
     assert "print(time.perf_counter() - t0)  # noqa: E501, JAX101\n" in text
     assert 'seconds""")  # noqa: JAX101\n' in text  # the last line of the string
     assert "      - t0)  # noqa: JAX101\n" in text  # after the continuation, not before it
-    assert "y = f(x)  # noqa: JAX105\nprint(\"latency:\", time.perf_counter() - t0)  # noqa: JAX101\n" in \
+    assert ("y = f(x)  # noqa: JAX105\n"
+            "print(\"latency:\", time.perf_counter() - t0)  # noqa: JAX101\n") in \
         (tmp_path / "b.py").read_text()
     assert (tmp_path / "crlf.py").read_bytes().endswith(
         b"print(time.perf_counter() - t0)  # noqa: JAX101\r\n")

@@ -122,11 +122,6 @@ def measures_speed(path: str | None) -> bool:
     ``SpeedTest.py``, ``timing.ipynb``, ``tests/test_ops.py``. A training script, an example
     or a library module is not, and neither is a path not known (text from an editor)."""
     return bool(path) and any(says_measuring(part) for part in re.split(r"[/\\]", path or ""))
-    for part in re.split(r"[/\\]", path):
-        for word in re.split(r"[_\-. ]+", part):
-            if any(MEASURING_WORDS.fullmatch(w) for w in _PATH_WORDS.findall(word)):
-                return True
-    return False
 
 
 def only_compile(text: str) -> bool:

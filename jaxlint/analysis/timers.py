@@ -21,12 +21,12 @@ from jaxlint.analysis.budget import TooComplex
 from jaxlint.analysis.compiles import (
     COMPILE_WORDS,
     EXCLUDES_COMPILE,
+    FIGURE_WORDS,
     JIT_TIME,
+    WARMS_UP,
     comments_of,
     divides,
     drops_first_rounds,
-    FIGURE_WORDS,
-    WARMS_UP,
     measures_speed,
     says_measuring,
     skips_first_rounds,
@@ -427,6 +427,9 @@ class Timers:
 
     _regions: list[Region] | None  # regions(), once the run is over
     _may_name: bool | None  # whether the module's text spells a word naming the compile
+    _region_heads: set[int] | None  # statements just before a start read (_heads_a_region)
+    _class_names: dict[cst.CSTNode, list[str]] | None  # a method's classes (_classes_of)
+    _warms_up: bool | None  # whether the module warms a function up (_measures_speed)
 
     def _timer_read(self: FlowAnalysis, node: cst.Call, st: State) -> TimerRead:
         self._snapshot(node, st)
@@ -801,11 +804,12 @@ class Timers:
         call's compile distorts the figure (``compiles.measures_speed``): its file, its
         function or its function's class says so by name (``benchmarks/``, ``bench_rbf()``,
         ``class ConvBench``), or so do the words printed beside its figure (a latency, a
-        rate, ``ms``), or its file warms a function up (``compiles.WARMS_UP``); or its figure is one of many per-call figures: divided by a count of
-        rounds or dividing one (an average, steps per second), collected round by round
-        into a list, or the total of a loop in the region that repeats the compiling call
-        with the same arguments on every round (a benchmark loop; a training loop feeds
-        each round's results to the next)."""
+        rate, ``ms``), or its file warms a function up (``compiles.WARMS_UP``); or its
+        figure is one of many per-call figures: divided by a count of rounds or dividing one
+        (an average, steps per second), collected round by round into a list, or the total
+        of a loop in the region that repeats the compiling call with the same arguments on
+        every round (a benchmark loop; a training loop feeds each round's results to the
+        next)."""
         if measures_speed(self.path):
             return True
         if self._warms_up is None:
