@@ -153,3 +153,39 @@ def test_a_path_is_read_folder_by_folder_and_none_measures_nothing() -> None:
     assert not measures_speed("repo/examples/run.py")
     assert not measures_speed(None)
     assert not measures_speed("")
+
+
+GUARDED_SUM = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+
+step = jax.jit(lambda x: jnp.tanh(x @ x.T))
+
+
+def bench(num_iter=10, num_warmup=3):
+    x = jnp.ones((256, 256))
+    total = first = 0.0
+    for i in range(num_iter):
+        tic = time.perf_counter()
+        step(x).block_until_ready()
+        dur = time.perf_counter() - tic
+        if i >= num_warmup:
+            total += dur
+{other}
+    print(f"latency: {{total / (num_iter - num_warmup) * 1e3:.2f}} ms")
+
+
+if __name__ == "__main__":
+    bench()
+'''
+
+
+def test_rounds_left_out_where_the_figure_is_summed_leave_the_compile_out() -> None:
+    assert codes(GUARDED_SUM.format(other=""), "benchmarks/step.py") == []
+
+
+def test_an_else_that_sums_the_first_rounds_too_keeps_them_in() -> None:
+    other = "        else:\n            first += dur"
+    assert codes(GUARDED_SUM.format(other=other), "benchmarks/step.py") == [(14, "JAX105")]

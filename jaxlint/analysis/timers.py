@@ -135,11 +135,15 @@ def _collected_after_first_rounds(loop: cst.For | cst.While, stmt: cst.CSTNode,
         def __init__(self) -> None:
             self.skipping = 0
 
-        def visit_If(self, node: cst.If) -> None:
-            self.skipping += skips_first_rounds(node.test, counter)
-
-        def leave_If(self, node: cst.If) -> None:
-            self.skipping -= skips_first_rounds(node.test, counter)
+        def visit_If(self, node: cst.If) -> bool:
+            # (only its body skips the first rounds: an ``else`` runs in them)
+            skips = skips_first_rounds(node.test, counter)
+            self.skipping += skips
+            node.body.visit(self)
+            self.skipping -= skips
+            if node.orelse is not None:
+                node.orelse.visit(self)
+            return False
 
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return False
