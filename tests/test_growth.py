@@ -38,8 +38,18 @@ import growth  # noqa: E402
                               "timers_across_calls", "regions_with_branches"])
 def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[int], str],
                                                               limit: float) -> None:
-    ratio = growth_ratio(shape)
+    ratio = _settled_ratio(limit, shape)
     assert ratio <= limit, f"{shape.__name__}: 4x the input cost {ratio:.1f}x the time"
+
+
+def _settled_ratio(limit: float, shape: Callable[[int], str] | str, *args: int) -> float:
+    """``growth_ratio(shape, *args)``, measured once more when it is over ``limit``, the
+    lower of the two: another test process's burst of work can slow one size's best-of-five
+    (6.4x seen once in four full runs under ``-n auto`` on 2 cores, 4.1-4.2x alone five times
+    of five), while a cost that really grows faster than the input is over the limit both
+    times."""
+    ratio = growth_ratio(shape, *args)
+    return ratio if ratio <= limit else min(ratio, growth_ratio(shape, *args))
 
 
 # Random programs (benchmarks/random_programs.py) mix every construct, so a change cannot be
@@ -48,7 +58,7 @@ def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[i
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_random_programs_four_times_as_long_cost_at_most_six_times(seed: int) -> None:
-    ratio = growth_ratio("program", seed, 300)
+    ratio = _settled_ratio(6, "program", seed, 300)
     assert ratio <= 6, f"program({seed}, 300 -> 1200): 4x the input cost {ratio:.1f}x the time"
 
 
