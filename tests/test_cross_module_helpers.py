@@ -5,7 +5,6 @@ a call that leaves the flag at its default makes them, and only the branch it ta
 from __future__ import annotations
 
 import json
-
 import sys
 from pathlib import Path
 
