@@ -28,10 +28,13 @@ region is taken to include the compile on purpose when
 - it is a progress log read on every round of a loop (its first figure alone carries the
   compile, as every training log's does), or the total of such a logged run (the same start
   read again after the loop): see ``Timers.regions``;
-- it is not a measurement of speed (``measures_speed``): a first call is reported only in
-  code whose purpose is to measure speed, as its path says (``benchmarks/``, ``bench_*.py``,
-  ``speed_test.py``, ``timing.ipynb``, tests), or where the figure is one of many per-call
-  figures (divided by a count of rounds, or collected round by round into a list). Anywhere
+- it is not a measurement of speed (``measures_speed``, ``Timers._measures_speed``): a first
+  call is reported only in code whose purpose is to measure speed, as its path, function or
+  class says (``benchmarks/``, ``bench_*.py``, ``def bench_rbf()``, ``class ConvBench``,
+  tests), or the words beside its figure (``FIGURE_WORDS``: a latency, a rate, ``ms``), or
+  a warm-up elsewhere in the file (``WARMS_UP``), or where the figure is one of many
+  per-call figures (an average or a rate, a list of round times, a loop repeating the same
+  call with the same arguments). Anywhere
   else (a training script's run time, an example's generation time, a simulation's wall
   time) a region around a first call times a run whose compile is part of it, as the labels
   of unseen code and the issue's fresh repositories both read it. Calls that compile again
@@ -121,7 +124,7 @@ def measures_speed(path: str | None) -> bool:
     a timing script or notebook, a test): ``benchmarks/run.py``, ``bench_attention.py``,
     ``SpeedTest.py``, ``timing.ipynb``, ``tests/test_ops.py``. A training script, an example
     or a library module is not, and neither is a path not known (text from an editor)."""
-    return bool(path) and any(says_measuring(part) for part in re.split(r"[/\\]", path or ""))
+    return any(says_measuring(part) for part in re.split(r"[/\\]", path or ""))
 
 
 def only_compile(text: str) -> bool:

@@ -99,7 +99,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.module = module
         self.path = path
         self._class_names: dict[cst.CSTNode, list[str]] | None = None  # _classes_of
-        self._warms_up: bool | None = None  # see Timers._measures_speed
+        self._measuring_file: bool | None = None  # see Timers._measures_speed
         self._region_heads: set[int] | None = None  # see Timers._heads_a_region
         # Finding generators walks a function's whole body; most modules have none at all.
         self._code = module.code if code is None else code

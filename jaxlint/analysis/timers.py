@@ -433,7 +433,7 @@ class Timers:
     _may_name: bool | None  # whether the module's text spells a word naming the compile
     _region_heads: set[int] | None  # statements just before a start read (_heads_a_region)
     _class_names: dict[cst.CSTNode, list[str]] | None  # a method's classes (_classes_of)
-    _warms_up: bool | None  # whether the module warms a function up (_measures_speed)
+    _measuring_file: bool | None  # path says benchmark, or it warms up (_measures_speed)
 
     def _timer_read(self: FlowAnalysis, node: cst.Call, st: State) -> TimerRead:
         self._snapshot(node, st)
@@ -814,11 +814,10 @@ class Timers:
         of a loop in the region that repeats the compiling call with the same arguments on
         every round (a benchmark loop; a training loop feeds each round's results to the
         next)."""
-        if measures_speed(self.path):
-            return True
-        if self._warms_up is None:
-            self._warms_up = WARMS_UP.search(self._code) is not None
-        if self._warms_up:
+        if self._measuring_file is None:  # (once per file: its path and its text)
+            self._measuring_file = measures_speed(self.path) or (
+                WARMS_UP.search(self._code) is not None)
+        if self._measuring_file:
             return True
         scope = self.scope_of.get(stop)
         if isinstance(scope, cst.FunctionDef) and (
