@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from jaxlint.analysis.syntax import children as code_parts
+
 State = frozenset[str] | None  # None: no path reaches here (any name is "bound")
 BUILTINS = frozenset(dir(builtins))
 _SCOPES = (cst.FunctionDef, cst.ClassDef)
@@ -463,7 +465,7 @@ class Bindings:
             elif isinstance(node, cst.BaseSmallStatement):
                 continue
             else:  # a compound statement or one of its parts: few, and small to list
-                children = [c for c in node.children if isinstance(c, _PARTS)]
+                children = [c for c in code_parts(node) if isinstance(c, _PARTS)]
             for child in children:
                 parents[child] = node
                 todo.append(child)
@@ -569,7 +571,7 @@ def walk_statements(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
         elif isinstance(stmt, cst.FunctionDef):
             continue
         else:
-            for child in stmt.children:
+            for child in code_parts(stmt):
                 if isinstance(child, cst.BaseSuite):
                     yield from walk_statements(child.body)
                 elif isinstance(child, (cst.Else, cst.ExceptHandler, cst.ExceptStarHandler,

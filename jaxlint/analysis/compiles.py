@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.syntax import dotted, int_literal
+from jaxlint.analysis.syntax import children, dotted, int_literal, walk
 from jaxlint.analysis.values import Func, Ref, Site, Value
 
 if TYPE_CHECKING:
@@ -282,19 +282,12 @@ def divides(stmt: cst.CSTNode, read: cst.CSTNode | None = None,
     (``(time.perf_counter() - t0) / iters``, ``dt / n_steps``; not by a number written out,
     which changes the unit: ``dt / 3600``); with ``rate``, also something by it
     (``n_steps / (time.time() - start)``: steps per second)."""
-    found = False
-
-    class _Find(cst.CSTVisitor):
-        def visit_BinaryOperation(self, node: cst.BinaryOperation) -> bool:
-            nonlocal found
-            if isinstance(node.operator, (cst.Divide, cst.FloorDivide)) and (
-                    (_holds(node.left, read, names) and not _number(node.right))
-                    or (rate and _holds(node.right, read, names))):
-                found = True
-            return not found
-
-    stmt.visit(_Find())
-    return found
+    return any(
+        isinstance(node, cst.BinaryOperation)
+        and isinstance(node.operator, (cst.Divide, cst.FloorDivide))
+        and ((_holds(node.left, read, names) and not _number(node.right))
+             or (rate and _holds(node.right, read, names)))
+        for node in walk(stmt))
 
 
 def _number(node: cst.BaseExpression) -> bool:
@@ -311,5 +304,5 @@ def _holds(node: cst.CSTNode, target: cst.CSTNode | None, names: frozenset[str])
         n = todo.pop()
         if n is target or (isinstance(n, cst.Name) and n.value in names):
             return True
-        todo.extend(n.children)
+        todo.extend(children(n))
     return False

@@ -15,6 +15,7 @@ import libcst as cst
 from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     base_name,
+    children,
     dotted,
     entry_key,
     is_const_string,
@@ -43,7 +44,7 @@ class Expressions:
         self._step()
         method = getattr(self, "_eval_" + type(node).__name__, None)
         if method is None:
-            for child in node.children:
+            for child in children(node):
                 if isinstance(child, cst.BaseExpression):
                     self._eval(child, st)
             return None

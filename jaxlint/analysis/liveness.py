@@ -22,6 +22,8 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from jaxlint.analysis.syntax import children
+
 # Names that read a scope's variables by string: a scope that spells one keeps all alive.
 _OPAQUE = frozenset({"locals", "vars", "globals", "eval", "exec"})
 _NESTED = (cst.FunctionDef, cst.Lambda)
@@ -94,7 +96,7 @@ class ScopeText:
             if isinstance(node, _LOOPS) and not inner:
                 open_loops.append((n, set()))
                 todo.append(None)
-            todo.extend((child, inner) for child in reversed(node.children))
+            todo.extend((child, inner) for child in reversed(children(node)))
 
     def position(self, stmt: cst.CSTNode) -> int | None:
         """Where ``stmt`` is in the scope's text, or None: no name can be known dead there

@@ -15,7 +15,7 @@ import libcst as cst
 from jaxlint.analysis import names
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
-from jaxlint.analysis.syntax import StmtLoc, annotated_fields, dotted
+from jaxlint.analysis.syntax import StmtLoc, annotated_fields, dotted, walk
 from jaxlint.analysis.values import (
     INPUT,
     Func,
@@ -297,21 +297,7 @@ def _returns_one_value(node: object) -> bool:
         return not isinstance(node.body, cst.Tuple)
     if not isinstance(node, cst.FunctionDef):
         return False
-    returns: list[cst.Return] = []
-
-    class _Returns(cst.CSTVisitor):
-        def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
-            return inner is node
-
-        def visit_Lambda(self, inner: cst.Lambda) -> bool:
-            return False
-
-        def visit_ClassDef(self, inner: cst.ClassDef) -> bool:
-            return False
-
-        def visit_Return(self, ret: cst.Return) -> None:
-            returns.append(ret)
-
-    node.visit(_Returns())
+    returns = [n for n in walk(node, skip=(cst.FunctionDef, cst.Lambda, cst.ClassDef))
+               if isinstance(n, cst.Return)]
     return bool(returns) and all(r.value is not None and not isinstance(r.value, cst.Tuple)
                                  for r in returns)

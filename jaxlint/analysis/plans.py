@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from jaxlint.analysis.flow import FlowAnalysis, HarnessUse, Region, Snapshot, StmtLoc
-from jaxlint.analysis.syntax import entry_code, names_in
+from jaxlint.analysis.syntax import children, entry_code, names_in
 from jaxlint.analysis.values import JaxVal, Site
 
 
@@ -246,7 +246,7 @@ class _Blocks:
     def _inner(self, node: cst.CSTNode) -> None:
         """The statement lists of a compound statement (its ``else``, ``except``, ``case``
         and ``elif`` parts too), in the order a visit would meet them."""
-        for child in node.children:
+        for child in children(node):
             if isinstance(child, cst.IndentedBlock):
                 self._add(tuple(child.body))
             elif isinstance(child, _PARTS):

@@ -19,6 +19,7 @@ from jaxlint.analysis import avals, names
 from jaxlint.analysis.state import State, join_states
 from jaxlint.analysis.syntax import (
     StmtLoc,
+    children,
     counter_start,
     dotted,
     empty_literal,
@@ -65,7 +66,7 @@ def _calls(node: cst.CSTNode) -> bool:
         n = todo.pop()
         if isinstance(n, cst.Call):
             return True
-        todo.extend(n.children)
+        todo.extend(children(n))
     return False
 
 

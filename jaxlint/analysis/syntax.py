@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,19 +51,77 @@ def all_params(node: cst.FunctionDef | cst.Lambda) -> Iterator[str]:
         yield param.name.value
 
 
-class _Names(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
+# Fields of libcst's nodes that hold only layout (whitespace, comments, blank lines) or
+# punctuation (commas, parentheses, brackets, colons, dots, ``=`` signs): no code.
+_LAYOUT_FIELDS = frozenset({
+    "comma", "colon", "dot", "equal", "first_colon", "second_colon", "semicolon",
+    "lbrace", "lbracket", "lpar", "rbrace", "rbracket", "rpar", "relative",
+    "leading_lines", "lines_after_decorators", "header", "footer", "empty_lines",
+    "newline", "trailing_whitespace", "trailing_comma", "whitespace", "comment",
+    "first_line", "last_line",
+})
+# Nodes whose fields are declared in another order than their parts are written.
+_SOURCE_ORDER: dict[type[cst.CSTNode], tuple[str, ...]] = {
+    cst.FunctionDef: ("decorators", "asynchronous", "name", "type_parameters", "params",
+                      "returns", "body"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    cst.IfExp: ("body", "test", "orelse"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.ExceptStarHandler: ("type", "name", "body"),
+    cst.MatchCase: ("pattern", "guard", "body"),
+    cst.Arg: ("keyword", "value"),
+    cst.Parameters: ("posonly_params", "posonly_ind", "params", "star_arg", "kwonly_params",
+                     "star_kwarg"),
+    cst.For: ("asynchronous", "target", "iter", "body", "orelse"),
+    cst.With: ("asynchronous", "items", "body"),
+    cst.CompFor: ("asynchronous", "target", "iter", "ifs", "inner_for_in"),
+}
+_CODE_FIELDS: dict[type, tuple[str, ...]] = {}
 
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
+
+def _code_fields(cls: type) -> tuple[str, ...]:
+    names = tuple(f.name for f in dataclasses.fields(cls)
+                  if f.name not in _LAYOUT_FIELDS and "whitespace" not in f.name)
+    order = _SOURCE_ORDER.get(cls)
+    if order is not None:
+        # the written order, then any field a newer libcst added (in declared order)
+        names = (*(n for n in order if n in names), *(n for n in names if n not in order))
+    _CODE_FIELDS[cls] = names
+    return names
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """``node``'s parts that are code, in the order they are written: libcst's
+    ``children`` less whitespace, comments and punctuation, read off the node's fields
+    (``children`` rebuilds the node to list them, several times the cost)."""
+    out: list[cst.CSTNode] = []
+    cls = type(node)
+    fields = _CODE_FIELDS.get(cls) or _code_fields(cls)
+    for name in fields:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            out.append(value)
+        elif isinstance(value, (tuple, list)):
+            out.extend(v for v in value if isinstance(v, cst.CSTNode))
+    return out
+
+
+def walk(node: cst.CSTNode, skip: tuple[type, ...] = ()) -> Iterator[cst.CSTNode]:
+    """``node`` and the code inside it, depth first in written order; below a node of a
+    type in ``skip`` (met inside ``node``), nothing."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        if n is node or not isinstance(n, skip):
+            parts = children(n)
+            parts.reverse()
+            todo.extend(parts)
 
 
 def names_in(node: cst.CSTNode) -> set[str]:
     """Every name ``node`` spells (``Name`` nodes, attribute and keyword names included)."""
-    found = _Names()
-    node.visit(found)
-    return found.names
+    return {n.value for n in walk(node) if isinstance(n, cst.Name)}
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)

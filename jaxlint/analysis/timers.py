@@ -36,6 +36,7 @@ from jaxlint.analysis.state import State
 from jaxlint.analysis.syntax import (
     StmtLoc,
     by_tick,
+    children,
     dotted,
     names_in,
 )
@@ -45,6 +46,11 @@ from jaxlint.analysis.values import (
     TimerRead,
     join_values,
 )
+
+# What a statement's blocks are made of: statements, blocks, and the parts of a compound
+# statement that hold blocks (``else``, ``except``, ``finally``, ``case``, ``elif``).
+_STATEMENT_PARTS = (cst.BaseStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler,
+                    cst.ExceptStarHandler, cst.Finally, cst.MatchCase)
 
 Event = tuple[int, Site, int]  # (tick, site, kind)
 # a first (compiling) call; a sync that waited for nothing; a sync that waited for work
@@ -845,22 +851,20 @@ class Timers:
         """The names of the classes whose bodies hold ``func`` (a method's class)."""
         if self._class_names is None:
             found: dict[cst.CSTNode, list[str]] = {}
-
-            class _Find(cst.CSTVisitor):
-                def __init__(self) -> None:
-                    self.classes: list[str] = []
-
-                def visit_ClassDef(self, node: cst.ClassDef) -> None:
-                    self.classes.append(node.name.value)
-
-                def leave_ClassDef(self, node: cst.ClassDef) -> None:
-                    self.classes.pop()
-
-                def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-                    if self.classes:
-                        found[node] = list(self.classes)
-
-            self.module.visit(_Find())
+            # (node, the names of the classes around it); a def or class is a statement,
+            # so only statements and their blocks are walked
+            todo: list[tuple[cst.CSTNode, list[str]]] = [(self.module, [])]
+            while todo:
+                node, classes = todo.pop()
+                if isinstance(node, cst.ClassDef):
+                    classes = [*classes, node.name.value]
+                elif isinstance(node, cst.FunctionDef) and classes:
+                    found[node] = classes
+                elif isinstance(node, cst.BaseSmallStatement | cst.BaseExpression):
+                    continue
+                for child in children(node):
+                    if isinstance(child, _STATEMENT_PARTS):
+                        todo.append((child, classes))
             self._class_names = found
         return self._class_names.get(func, [])
 
