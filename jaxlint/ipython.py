@@ -283,12 +283,16 @@ class _Extension:
             return None
 
     def _settings(self) -> Settings:
+        from jaxlint.project import forget_reads, is_module_key
+
+        forget_reads(self.modules)  # files may have appeared or changed since the last cell
         for key, stamp in list(self.mtimes.items()):  # a project module edited since
             if _stamp(key) != stamp:
                 self.modules.pop(key, None)
                 del self.mtimes[key]
         for key in self.modules:
-            self.mtimes.setdefault(key, _stamp(key))
+            if is_module_key(key):
+                self.mtimes.setdefault(key, _stamp(key))
         return for_file(self.path, self.config, self.modules, select=self.select,
                         ignore=self.ignore)
 

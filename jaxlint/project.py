@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from jaxlint.analysis.names import NO_EXTRAS, Extras
 from jaxlint.config import is_project_root
@@ -226,6 +226,48 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+class _Memo:
+    """Answers read off the project's files by bytes and CPython's parse, each a function
+    of one file's content (or of which files exist) and of the index's roots and
+    configuration. Whoever asks records the file as a dependency (``used``, ``absent``)
+    whether or not the answer was known: a cached result stays keyed by what it read."""
+
+    __slots__ = ("computes", "imports", "may_time", "misses", "paths")
+
+    def __init__(self) -> None:
+        self.paths: dict[str, str | None] = {}
+        self.misses: dict[str, list[str]] = {}
+        self.computes: dict[str, bool | bytes] = {}
+        self.imports: dict[str, dict[str, str]] = {}
+        self.may_time: dict[str, bool] = {}
+
+
+_MEMO_KEY = "\0project-index"  # no module file's path: a key of its own in the cache
+
+
+def forget_reads(cache: dict[str, Any]) -> None:
+    """Let the next lint read the project's files afresh (which exist, what they import):
+    for a session that outlives its files' content (an editor, a live notebook), whose
+    cached analyses are dropped module by module as files change."""
+    cache.pop(_MEMO_KEY, None)
+
+
+def is_module_key(key: str) -> bool:
+    """Whether a key of the index's cache is a module file's (not its shared reads)."""
+    return key != _MEMO_KEY
+
+
+def _memo_of(cache: dict[str, Mapping[str, Value]], roots: list[str], extras: Extras
+             ) -> _Memo:
+    memos = cast("dict[tuple[tuple[str, ...], Extras], _Memo]",
+                 cache.setdefault(_MEMO_KEY, cast("Mapping[str, Value]", {})))
+    key = (tuple(roots), extras)
+    memo = memos.get(key)
+    if memo is None:
+        memo = memos[key] = _Memo()
+    return memo
+
+
 class ProjectIndex(Mapping[str, "Value"]):
     """``"pkg.ops.step"`` -> what calling it does, for modules found under ``roots``."""
 
@@ -237,19 +279,24 @@ class ProjectIndex(Mapping[str, "Value"]):
         self._tops = [os.path.realpath(r) for r in roots]
         self.extras = extras
         self._modules = cache if cache is not None else {}
-        self._paths: dict[str, str | None] = parent._paths if parent is not None else {}
-        self._misses: dict[str, list[str]] = parent._misses if parent is not None else {}
+        # What is read off the project's files without analysing them, shared by the index
+        # of every file of a run with the same roots and configuration (they live as long
+        # as ``cache``, the analyses of a run or of an editor session until a file changes)
+        memo = parent._memo if parent is not None else _memo_of(self._modules, roots, extras)
+        self._memo: _Memo = memo
+        self._paths: dict[str, str | None] = memo.paths
+        self._misses: dict[str, list[str]] = memo.misses
         # module files consulted (a cached result depends on them)
         self.used: set[str] = set()
         # Files looked for and not found: a cached result is stale once one appears.
         self.absent: set[str] = set()
         # module -> True if it names jax, else its text (or b"")
-        self._computes: dict[str, bool | bytes] = parent._computes if parent is not None else {}
+        self._computes: dict[str, bool | bytes] = memo.computes
         self._busy: set[str] = parent._busy if parent is not None else set()
         # module file -> {name: where it imports it from} (see ``_imported_from``)
-        self._imports: dict[str, dict[str, str]] = parent._imports if parent is not None else {}
+        self._imports: dict[str, dict[str, str]] = memo.imports
         # module file -> whether it may define a timer (see ``may_time``)
-        self._may_time: dict[str, bool] = parent._may_time if parent is not None else {}
+        self._may_time: dict[str, bool] = memo.may_time
         # module file -> whether a JAX value can come from it (see ``carries_jax``)
         self._carries: dict[str, bool] = parent._carries if parent is not None else {}
 

@@ -122,6 +122,11 @@ class JaxlintServer(LanguageServer):
             if self.modules_stale:
                 self.modules.clear()
                 self.modules_stale = False
+            # which files exist and what they import are read afresh for each lint: a
+            # file made or checked out outside the editor counts at once
+            from jaxlint.project import forget_reads
+
+            forget_reads(self.modules)
             found = _lint(path, text, self.modules)
             with self._results_lock:
                 self.results[uri] = found
