@@ -283,7 +283,7 @@ class _Extension:
             return None
 
     def _settings(self) -> Settings:
-        from jaxlint.project import forget_reads, is_module_key
+        from jaxlint.project import forget_reads
 
         forget_reads(self.modules)  # files may have appeared or changed since the last cell
         for key, stamp in list(self.mtimes.items()):  # a project module edited since
@@ -291,8 +291,7 @@ class _Extension:
                 self.modules.pop(key, None)
                 del self.mtimes[key]
         for key in self.modules:
-            if is_module_key(key):
-                self.mtimes.setdefault(key, _stamp(key))
+            self.mtimes.setdefault(key, _stamp(key))
         return for_file(self.path, self.config, self.modules, select=self.select,
                         ignore=self.ignore)
 

@@ -252,11 +252,6 @@ def forget_reads(cache: dict[str, Any]) -> None:
     cache.pop(_MEMO_KEY, None)
 
 
-def is_module_key(key: str) -> bool:
-    """Whether a key of the index's cache is a module file's (not its shared reads)."""
-    return key != _MEMO_KEY
-
-
 def _memo_of(cache: dict[str, Mapping[str, Value]], roots: list[str], extras: Extras
              ) -> _Memo:
     memos = cast("dict[tuple[tuple[str, ...], Extras], _Memo]",

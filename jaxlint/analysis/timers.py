@@ -860,8 +860,6 @@ class Timers:
                     classes = [*classes, node.name.value]
                 elif isinstance(node, cst.FunctionDef) and classes:
                     found[node] = classes
-                elif isinstance(node, cst.BaseSmallStatement | cst.BaseExpression):
-                    continue
                 for child in children(node):
                     if isinstance(child, _STATEMENT_PARTS):
                         todo.append((child, classes))
