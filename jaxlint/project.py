@@ -276,7 +276,8 @@ class ProjectIndex(Mapping[str, "Value"]):
         self._modules = cache if cache is not None else {}
         # What is read off the project's files without analysing them, shared by the index
         # of every file of a run with the same roots and configuration (they live as long
-        # as ``cache``, the analyses of a run or of an editor session until a file changes)
+        # as ``cache``; the editor server and the notebook extension call ``forget_reads``
+        # before each lint, since their files change under them)
         memo = parent._memo if parent is not None else _memo_of(self._modules, roots, extras)
         self._memo: _Memo = memo
         self._paths: dict[str, str | None] = memo.paths
