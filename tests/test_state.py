@@ -11,6 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from jaxlint.analysis.state import State, changed_names, join_states
+from jaxlint.analysis.table import Table
 from jaxlint.analysis.values import Ref, TimerRead
 
 
@@ -21,7 +22,8 @@ def _reading(name: str) -> TimerRead:
 
 def _full_join(states: list[State]) -> dict[str, object]:
     """The join a name-by-name comparison gives: the same states with no shared lineage."""
-    return join_states([State(env=dict(s.env), bound=set(s.bound)) for s in states]).env
+    return join_states([State(env=Table(dict(s.env)), bound=s.bound.copy())
+                        for s in states]).env.flat()
 
 
 def _module_state(n: int) -> State:

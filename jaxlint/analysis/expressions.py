@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from jaxlint.analysis.state import State, join_states
+from jaxlint.analysis.state import Lineage, State, join_states, written_since
 from jaxlint.analysis.syntax import (
     base_name,
     children,
@@ -259,8 +259,9 @@ class Expressions:
         return value
 
     def _comprehension(self: FlowAnalysis, node: cst.BaseComp, st: State) -> Value:
-        saved = dict(st.env)
-        bound = set(st.bound)
+        saved, bound = st.env.copy(), st.bound.copy()
+        # what the comprehension writes is undone after it: only those names are visited
+        mark = st.lineage = Lineage(st.lineage)
         comp: cst.CompFor | None = node.for_in
         while comp is not None:
             it = self._eval(comp.iter, st)
@@ -274,13 +275,17 @@ class Expressions:
         else:
             assert isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp))
             value = self._eval(node.elt, st)
-        targets = set(st.env) - set(saved)
-        for k in targets:
-            st.drop(k)
-            st.timers.pop(k, None)
-        for k, v in saved.items():
-            if k in st.env and not isinstance(st.env[k], JaxVal):
-                st.write(k, v)
+        written = written_since(st.lineage, mark)
+        env = st.env
+        for k in list(env.keys()) if written is None else written:
+            if k not in saved:
+                if k in env:
+                    st.drop(k)
+                    st.timers.pop(k, None)
+            elif k in env and not isinstance(env[k], JaxVal):
+                v = saved[k]
+                if env[k] is not v:
+                    st.write(k, v)
         st.bound = bound
         if isinstance(value, JaxVal):
             return replace(value, container=True)

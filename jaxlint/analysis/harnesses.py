@@ -17,6 +17,7 @@ from jaxlint.analysis.calls import Frame
 from jaxlint.analysis.magics import timeit_options_end
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
+from jaxlint.analysis.table import Table
 from jaxlint.analysis.values import (
     Func,
     Instance,
@@ -145,7 +146,7 @@ class Harnesses:
                 if isinstance(key, str):
                     env[key] = self._eval(el.value, st.copy())
                     self._note_key(key)
-        scratch = State(env=env, bound=set(env))
+        scratch = State(env=Table(env), bound=Table((name, True) for name in env))
         for code in (setup, node):
             text = code.evaluated_value if isinstance(
                 code, (cst.SimpleString, cst.ConcatenatedString)) else None

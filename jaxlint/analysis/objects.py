@@ -134,7 +134,7 @@ class Objects:
         self._klasses[stmt] = klass
         outer = self._klass
         self._klass = klass
-        body_state = State(env={})
+        body_state = State()
         body_state = self._exec_suite(stmt.body, body_state)
         self._klass = outer
         klass.members.update(body_state.env)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from jaxlint.analysis.table import Table
 from jaxlint.analysis.values import EMPTY, JaxVal, Site, Value, join_values
 
 
@@ -86,8 +87,8 @@ class State:
     leaves running, as seen by a read made after both.
     """
 
-    env: dict[str, Value] = field(default_factory=dict)
-    bound: set[str] = field(default_factory=set)  # grown in place: copy() copies it
+    env: Table[str, Value] = field(default_factory=Table)
+    bound: Table[str, bool] = field(default_factory=Table)  # a set: names -> True
     pending: dict[Site, int] = field(default_factory=dict)
     transferred: dict[Site, int] = field(default_factory=dict)
     reads: dict[Site, int] = field(default_factory=dict)
@@ -97,9 +98,17 @@ class State:
     lineage: Lineage = field(default_factory=Lineage, init=False, repr=False, compare=False)
 
     def copy(self) -> State:
-        out = replace(self, env=dict(self.env), bound=set(self.bound), pending=dict(self.pending),
-                      transferred=dict(self.transferred), reads=dict(self.reads),
-                      timers=dict(self.timers))
+        """An independent state. ``env`` and ``bound`` are tables, whose copies cost what
+        was written since the last copy, not the number of names in scope."""
+        out = State.__new__(State)
+        out.env = self.env.copy()
+        out.bound = self.bound.copy()
+        out.pending = dict(self.pending)
+        out.transferred = dict(self.transferred)
+        out.reads = dict(self.reads)
+        out.timers = dict(self.timers)
+        out.called = self.called
+        out.live = self.live
         out.lineage = Lineage(self.lineage)
         return out
 
@@ -123,18 +132,26 @@ class State:
         grow every round). Entries older than the loop are the same objects in both, so
         only what the loop made is ordered: the cost is the loop's, not the file's.
         ``entry``, the state the loop was entered with: only names written since then are
-        compared (the others hold its values, made before the loop)."""
-        if (self.live != other.live or self.env.keys() != other.env.keys()
-                or self.bound != other.bound or self.timers != other.timers
+        compared (the others hold its values, made before the loop), and whether they are
+        bound."""
+        if (self.live != other.live or self.timers != other.timers
                 or self.called != other.called):
             return False
         pairs: list[tuple[int, int]] = []
         names = None if entry is None else changed_names([self, other, entry])
-        env = self.env
-        items = env.items() if names is None else (
-            (key, env[key]) for key in names if key in env)
+        env, other_env = self.env, other.env
+        if names is None:
+            if env.keys() != other_env.keys() or self.bound != other.bound:
+                return False
+            items: Iterable[tuple[str, Value]] = env.items()
+        else:
+            bound, other_bound = self.bound, other.bound
+            for key in names:
+                if (key in env) != (key in other_env) or (key in bound) != (key in other_bound):
+                    return False
+            items = ((key, env[key]) for key in names if key in env)
         for key, mine in items:
-            theirs = other.env[key]
+            theirs = other_env[key]
             if mine is theirs:
                 if isinstance(mine, JaxVal) and mine.tick > since:
                     pairs.append((mine.tick, mine.tick))
@@ -169,6 +186,19 @@ def _merge_ticks(a: dict[Site, int], b: dict[Site, int]) -> None:
             a[site] = tick
 
 
+def written_since(line: Lineage, mark: Lineage) -> set[str] | None:
+    """Names written on the path from ``mark`` (an ancestor of ``line``) to ``line``,
+    ``mark``'s own writes included; None when ``mark`` is not an ancestor."""
+    names: set[str] = set()
+    while line is not mark:
+        names |= line.written
+        parent = line.parent
+        if parent is None:
+            return None
+        line = parent
+    return names | mark.written
+
+
 def join_states(states: Iterable[State]) -> State:
     live = [s for s in states if s.live]
     if not live:
@@ -190,7 +220,16 @@ def join_states(states: Iterable[State]) -> State:
             else:
                 continue
             written.add(name)
-        out.bound &= other.bound
+        bound, other_bound = out.bound, other.bound
+        if names is None:
+            for name in [name for name in bound if name not in other_bound]:
+                bound.discard(name)
+                written.add(name)
+        else:  # names no path wrote since they split are bound on all or on none
+            for name in names:
+                if name in bound and name not in other_bound:
+                    bound.discard(name)
+                    written.add(name)
         for mine, theirs in zip(out.tagged(), other.tagged()):
             _merge_ticks(mine, theirs)
         _merge_ticks(out.reads, other.reads)

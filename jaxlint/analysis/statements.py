@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis import avals, names
-from jaxlint.analysis.state import State, join_states
+from jaxlint.analysis.state import State, changed_names, join_states
 from jaxlint.analysis.syntax import (
     StmtLoc,
     children,
@@ -434,8 +434,15 @@ class Statements:
         if last_ends and out.live:
             # Names bound in the body count as bound after it: code that syncs "the last
             # result of the loop" assumes the loop ran, and so does our inserted sync.
-            bound = set.intersection(*(s.bound for s in last_ends))
-            out.bound = out.bound | (bound & out.env.keys())
+            # Only names some path wrote since they split can be bound at the end of
+            # every round but not after the loop.
+            names = changed_names([out, *last_ends])
+            bound = out.bound
+            for name in list(out.env.keys()) if names is None else names:
+                if (name not in bound and name in out.env
+                        and all(name in s.bound for s in last_ends)):
+                    bound.add(name)
+                    out.lineage.wrote(name)
         return out
 
     def _note_argument(self: FlowAnalysis, node: cst.BaseExpression) -> None:
