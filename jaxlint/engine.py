@@ -598,15 +598,18 @@ def fix_each(source: Source, path: str = "<string>", settings: Settings | None =
     findings = [f for f, _ in results]
     if module is None:
         return findings, []
-    from jaxlint.fixer import apply_plans
+    from jaxlint.fixer import apply_plans, prepare
 
     out = []
     text = source if isinstance(source, str) else source.decode(module.encoding)
+    prepared = None
     for finding, plan in results:
         if plan is None:
             continue
         with _analysis_limits():
-            fixed = apply_plans(module, [plan], settings.line_length, text)
+            if prepared is None:
+                prepared = prepare(module, text)
+            fixed = apply_plans(module, [plan], settings.line_length, text, prepared)
         candidate: Source = fixed.bytes if isinstance(source, bytes) else fixed.code
         if candidate != source and _parses_like(source, candidate, path):
             out.append(OneFix(finding, plan, candidate))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -543,22 +544,45 @@ def _add_import(module: cst.Module, guard: cst.Try | None, asname: str | None,
     return AddImportsVisitor(context).transform_module(module)
 
 
-def apply_plans(module: cst.Module, plans: Sequence[FixPlan],
-                line_length: int | None = None, text: str | None = None) -> cst.Module:
-    """``module`` with ``plans`` applied; with ``line_length``, a line they make longer
-    than that is laid out over several (see the module's docstring). ``text``: the source
-    ``module`` was parsed from, if at hand (it spares work, never changes the result)."""
-    if not plans:
-        return module
+@dataclass(frozen=True)
+class Prepared:
+    """What every fix of one module needs and no plan changes: the ``try:`` guarding its jax
+    imports, the name inserted code calls jax by, and the walk that says where that name
+    is bound. Made once for all the fixes of a module (``engine.fix_each`` previews each
+    finding's fix alone: a module's scope analysis once per finding was most of an editor's
+    lint of a file with several)."""
+
+    guard: cst.Try | None
+    jax: str
+    bindings: Bindings
+
+
+def prepare(module: cst.Module, text: str | None = None) -> Prepared:
+    """``Prepared`` for ``module`` (``text``: the source it was parsed from, if at hand)."""
     guard = _jax_guard(module)
     jax = _jax_name(module, guard, text)
+    # (``jax := ...`` in the module is not ours: the walk skips looking for it)
+    return Prepared(guard, jax, Bindings(module, (jax,), walrus=False))
+
+
+def apply_plans(module: cst.Module, plans: Sequence[FixPlan],
+                line_length: int | None = None, text: str | None = None,
+                prepared: Prepared | None = None) -> cst.Module:
+    """``module`` with ``plans`` applied; with ``line_length``, a line they make longer
+    than that is laid out over several (see the module's docstring). ``text``: the source
+    ``module`` was parsed from, if at hand (it spares work, never changes the result).
+    ``prepared``: ``prepare(module, text)``, when several calls share it."""
+    if not plans:
+        return module
+    if prepared is None:
+        prepared = prepare(module, text)
+    jax, bindings = prepared.jax, prepared.bindings
     if jax != "jax":
         # Replaced code (timeit statements, lambdas) names jax in text; with the name
         # shadowed that fix is refused (the finding stays, reported as not fixable).
         plans = [p for p in plans if not any(isinstance(e, ReplaceExpr) for e in p.edits)]
         if not plans:
             return module
-    bindings = Bindings(module, (jax,), walrus=False)  # (``jax := ...`` is not ours)
     applier = _Applier(plans, jax, line_length)
     fixed = module.visit(applier)
     guard = _jax_guard(fixed)  # the same statement, as the transformer returned it
