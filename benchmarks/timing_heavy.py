@@ -10,8 +10,8 @@ The timing-heavy set (``"set": "timing-heavy"`` in ``corpus.json``, fetched by
 write and time: training scripts, RL, LLM serving and training, scientific codes, tutorials and
 course notebooks. The library set is the one ``run.py`` measures (``.cache/corpus/``).
 
-Three measurements, each interleaved (every round runs each case once, the order reversed
-every other round, so the machine's drift spreads over both tools):
+Four measurements; the first three interleaved (every round runs each case once, the order
+reversed every other round, so the machine's drift spreads over both tools):
 
 1. **Per set**: ``jaxlint -q --exit-zero --no-cache -j2 .`` and ``ruff check --isolated
    --no-cache --exit-zero .`` (default rules) in the set's folder, ``--rounds`` rounds;
@@ -23,6 +23,10 @@ every other round, so the machine's drift spreads over both tools):
    set (``train*.py``, ``*_train*.py``, ``bench*.py``, ``*_bench*.py``) by size; the median one
    (and the 90th percentile) with ``jaxlint --no-cache -q FILE`` in a fresh process, run from
    its repository's root, ``--file-rounds`` rounds, beside ``ruff check`` on the same file.
+4. **Editor latency** (what the editor server makes an editor wait for after an edit): every
+   training script linted as the server lints it, once to summarise its imports, then
+   ``--edits`` times with one more comment line each (``editor_latency.py``, one process);
+   the median, 90th percentile and worst of the scripts' median edit.
 
 Ratios only mean something within one run (same load, same moment): never compare them to
 another run's figures. The section sits between the ``timing-heavy`` markers of RESULTS.md
@@ -39,6 +43,7 @@ import platform
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 from pathlib import Path
 
@@ -129,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="rounds of the per-repository runs (0: skip them)")
     ap.add_argument("--file-rounds", type=int, default=5,
                     help="rounds of the per-file latency runs (0: skip them)")
+    ap.add_argument("--edits", type=int, default=5,
+                    help="edits re-linted per training script for the editor latency (0: skip)")
     ap.add_argument("--repos", help="comma-separated timing-heavy repositories only (a quick "
                     "test; the totals are then of those alone)")
     ap.add_argument("--no-library", action="store_true",
@@ -250,6 +257,27 @@ def main(argv: list[str] | None = None) -> int:
             parsed[what] = run_mod.importtime(it_args, folder, str(path.relative_to(folder)),
                                               ["--no-cache"]).get("libcst")
 
+    # What an editor waits for after an edit (the server's lint, imports summarised): every
+    # training script, in one process (editor_latency.py), each edit's CPU; per script the
+    # median of its edits.
+    editor: dict[Path, tuple[float, float, int]] = {}  # path -> (first, median edit, findings)
+    editor_load = None
+    if scripts and args.edits:
+        run_mod.log(f"editor latency: {len(scripts)} scripts, {args.edits} edits each")
+        editor_load = os.getloadavg()[0]
+        specs = [f"{corpus_mod.project_dir(e)}:{p.relative_to(corpus_mod.project_dir(e))}"
+                 for _, p, e in scripts]
+        proc = subprocess.run([args.python, str(HERE / "editor_latency.py"),
+                               "--edits", str(args.edits), *specs],
+                              capture_output=True, text=True, timeout=args.timeout)
+        for line in proc.stdout.splitlines():
+            row = json.loads(line)
+            root, _, rel = row["file"].partition(":")
+            editor[Path(root) / rel] = (row["first"], statistics.median(row["edits"]),
+                                        row["findings"])
+        if proc.returncode != 0:
+            print(f"editor_latency.py failed: {proc.stderr.strip()[-500:]}", file=sys.stderr)
+
     load_end = os.getloadavg()
     def load_of(prefix: str) -> str:
         loads = [s.load1 for k, v in cases.samples.items() if k.startswith(prefix) for s in v]
@@ -352,6 +380,45 @@ def main(argv: list[str] | None = None) -> int:
             add(f"| {what} | `{e['name']}/{rel}` | {lines:,} | {passes} | {lib} | "
                 f"{run_mod.fmt_s(jw)} | "
                 f"{run_mod.fmt_s(jc)} | {run_mod.fmt_s(rw)} | {jw / rw:.1f}x |")
+        add("")
+    if editor:
+        ordered = sorted(editor.values(), key=lambda v: v[1])
+        passing = sorted((editor[t[1]] for t in passed if t[1] in editor), key=lambda v: v[1])
+
+        def ms(seconds: float) -> str:
+            if seconds >= 1:
+                return f"{seconds:.2f} s"
+            return f"{seconds * 1000:.0f} ms" if seconds >= 0.01 else f"{seconds * 1000:.1f} ms"
+
+        def pct(vals: list, q: float) -> tuple[float, float, int]:
+            return vals[min(len(vals) - 1, int(len(vals) * q))]
+
+        add("### Editor latency: a lint after an edit, imports summarised\n")
+        add(f"What the editor server does after each edit (`benchmarks/editor_latency.py`): "
+            f"for each of the {len(editor)} training scripts above, in one process, the "
+            "settings the server makes for it, a first lint (which summarises what the file "
+            f"imports; the server keeps the summaries), then {args.edits} lints of the buffer "
+            "with one more comment line each, timed as the server runs them (`fix_each`: the "
+            "findings and a preview of each fix), CPU; per script the median of its edits. "
+            "Target (performance issue): the median training script under 50 ms. "
+            f"1-minute load at the start: {editor_load:.1f}.\n")
+        add("| scripts | how many | median, after an edit | 90th percentile, after an edit | "
+            "worst, after an edit | median first lint | target | result |")
+        add("| --- | --- | --- | --- | --- | --- | --- | --- |")
+        for label, vals in (("all training scripts", ordered),
+                            ("those the prefilter passes", passing)):
+            if not vals:
+                continue
+            med = pct(vals, 0.5)[1]
+            firsts = sorted(v[0] for v in vals)
+            add(f"| {label} | {len(vals)} | {ms(med)} | {ms(pct(vals, 0.9)[1])} | "
+                f"{ms(vals[-1][1])} | {ms(firsts[len(firsts) // 2])} | ≤ 50 ms | "
+                f"{'pass' if med <= 0.05 else '**miss**'} |")
+        slow = sorted(((v[1], p, v[2]) for p, v in editor.items()), reverse=True)[:5]
+        add("\nThe slowest after an edit:\n")
+        for seconds, path, found in slow:
+            rel = path.relative_to(corpus_mod.SET_DIRS[th])
+            add(f"- `{rel}`: {ms(seconds)}, {found} finding(s)")
         add("")
     odd = {}
     for key, samples in cases.samples.items():

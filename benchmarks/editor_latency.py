@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""What an editor waits for after an edit: the language server's lint of a file whose
+imports are already summarised.
+
+    python benchmarks/editor_latency.py ROOT:FILE [ROOT:FILE ...] [--edits 5]
+
+For each FILE (relative to its repository's folder ROOT), in this one process: the settings
+the server makes for it (``jaxlint.server``'s ``_scope``, less the exclusion check: the
+benchmark corpus lies in this repository's git-ignored cache, which the server would leave
+alone), a first lint (it summarises what the file imports, kept in the server's ``modules``
+dict), then ``--edits`` lints of the buffer with one more comment line each (a new text
+each time, so no result is reused), each timed as the server runs it: ``engine.fix_each``,
+the findings and a preview of each fix. Prints one JSON object per file: the first lint's
+CPU time and each edit's, in seconds.
+
+``timing_heavy.py`` runs it for the training scripts of the timing-heavy set; it can be run
+alone on any file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+
+def lint_once(path: str, text: str, modules: dict) -> tuple[float, int]:
+    from jaxlint.codes import CODES
+    from jaxlint.config import Resolver
+    from jaxlint.engine import fix_each
+    from jaxlint.errors import SourceError
+    from jaxlint.settings import for_file
+
+    start = time.process_time()
+    resolver = Resolver(warn=lambda message: None, known=list(CODES))
+    config = resolver.for_file(path)
+    config = replace(config, line_length=resolver.line_length(path))
+    settings = for_file(path, config, modules)
+    try:
+        findings, _ = fix_each(text, path, settings)
+        count = len(findings)
+    except SourceError:
+        count = -1
+    return time.process_time() - start, count
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+", metavar="ROOT:FILE")
+    ap.add_argument("--edits", type=int, default=5)
+    args = ap.parse_args(argv)
+    import jaxlint.engine  # noqa: F401  (imported before the clock: the server has it loaded)
+    import jaxlint.fixer  # noqa: F401
+
+    specs = [(spec, Path(spec.partition(":")[0]).resolve(), spec.partition(":")[2])
+             for spec in args.files]
+    for spec, root, rel in specs:
+        os.chdir(root)  # the server runs in the workspace's folder
+        path = str(Path(rel).resolve())
+        text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
+        modules: dict = {}  # the server's summaries of imported modules, kept between lints
+        first, found = lint_once(path, text, modules)
+        edits = [lint_once(path, f"{text}\n# edit {i}\n", modules)[0] for i in range(args.edits)]
+        print(json.dumps({"file": spec, "findings": found, "first": first, "edits": edits}),
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
