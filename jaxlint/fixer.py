@@ -12,7 +12,9 @@ tuple of names still does not fit, one name a line with a trailing comma.
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -29,6 +31,7 @@ from jaxlint.analysis import (
     WrapExpr,
     WrapSync,
 )
+from jaxlint.analysis.syntax import walk
 from jaxlint.bindings import Bindings, walk_statements
 
 
@@ -406,13 +409,43 @@ def _only_jax_imports(text: str) -> bool:
     return True
 
 
+def _only_jax_imports_in_code(text: str) -> bool:
+    """``_only_jax_imports`` on the code alone, read by Python's tokenizer: the word in a
+    comment or a string is no name (a URL to jax's issues in a comment, an f-string's
+    text). Each name ``jax`` must be followed by an attribute, or be the first name after
+    an ``import`` or ``from`` that begins its line. Any doubt (a token error) is a
+    ``False``."""
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                  if t.type not in _NOISE]
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return False
+    for i, tok in enumerate(tokens):
+        if tok.type != tokenize.NAME or tok.string != "jax":
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if after is not None and after.type == tokenize.OP and after.string == ".":
+            continue
+        keyword = tokens[i - 1] if i > 0 else None
+        first = tokens[i - 2] if i > 1 else None
+        if keyword is None or keyword.string not in ("import", "from") \
+                or keyword.type != tokenize.NAME \
+                or (first is not None and first.type not in _LINE_ENDS):
+            return False
+    return True
+
+
+_NOISE = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.ENCODING})
+_LINE_ENDS = frozenset({tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT})
+
+
 def _jax_name(module: cst.Module, guard: cst.Try | None, text: str | None = None) -> str:
     """The name inserted code may call jax by: ``jax`` unless some scope of the module binds
     that name to anything but the jax package (a variable, a parameter, ``from x import
     jax``), else a fresh alias that nothing in the module uses. ``text``: the module's
     source, when known: most modules are answered from it without libcst's scope analysis,
     which cost a third of a fix."""
-    if text is not None and _only_jax_imports(text):
+    if text is not None and (_only_jax_imports(text) or _only_jax_imports_in_code(text)):
         return "jax"
     from libcst.metadata import MetadataWrapper, ScopeProvider
 
@@ -544,17 +577,67 @@ def _add_import(module: cst.Module, guard: cst.Try | None, asname: str | None,
     return AddImportsVisitor(context).transform_module(module)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Prepared:
     """What every fix of one module needs and no plan changes: the ``try:`` guarding its jax
-    imports, the name inserted code calls jax by, and the walk that says where that name
-    is bound. Made once for all the fixes of a module (``engine.fix_each`` previews each
-    finding's fix alone: a module's scope analysis once per finding was most of an editor's
-    lint of a file with several)."""
+    imports, the name inserted code calls jax by, the walk that says where that name is
+    bound, and which of the module's statements holds each node. Made once for all the
+    fixes of a module (``engine.fix_each`` previews each finding's fix alone: a module's
+    scope analysis and a rewrite of every statement once per finding were most of an
+    editor's lint of a file with several)."""
 
     guard: cst.Try | None
     jax: str
     bindings: Bindings
+    _tops: dict[cst.CSTNode, int] | None = None
+
+    def top_of(self, module: cst.Module, node: cst.CSTNode) -> int | None:
+        """The index in ``module.body`` of the statement that holds ``node``."""
+        if self._tops is None:
+            self._tops = {n: i for i, stmt in enumerate(module.body) for n in walk(stmt)}
+        return self._tops.get(node)
+
+
+def _edited_tops(module: cst.Module, plans: Sequence[FixPlan], prepared: Prepared
+                 ) -> set[int] | None:
+    """The indices of the module's statements that ``plans`` change (None: some edit is at
+    a node no statement holds)."""
+    nodes: list[cst.CSTNode] = []
+    for plan in plans:
+        for edit in plan.edits:
+            if isinstance(edit, InsertSync):
+                nodes.append(edit.before)
+            elif isinstance(edit, WrapSync):
+                nodes.append(edit.stmt)
+            elif isinstance(edit, (WrapExpr, ReplaceExpr)):
+                nodes.append(edit.expr)
+            elif isinstance(edit, MoveAfter):
+                nodes += (edit.line, edit.after)
+            else:
+                return None
+    tops = {prepared.top_of(module, node) for node in nodes}
+    return None if None in tops else tops  # type: ignore[return-value]
+
+
+def _transform(module: cst.Module, applier: _Applier, tops: set[int] | None) -> cst.Module:
+    """``module`` rewritten by ``applier``: only the statements in ``tops`` (libcst rebuilds
+    every node a transformer passes; the others stay as they are), or all of them."""
+    if tops is None:
+        return module.visit(applier)
+    applier.visit_Module(module)
+    body: list[cst.BaseStatement] = []
+    for i, stmt in enumerate(module.body):
+        if i not in tops:
+            body.append(stmt)
+            continue
+        result = stmt.visit(applier)
+        if isinstance(result, cst.FlattenSentinel):
+            body.extend(result.nodes)
+        elif not isinstance(result, cst.RemovalSentinel):
+            body.append(result)
+    if applier.moves:
+        body = applier._reorder(body)
+    return module.with_changes(body=body)
 
 
 def prepare(module: cst.Module, text: str | None = None) -> Prepared:
@@ -584,7 +667,7 @@ def apply_plans(module: cst.Module, plans: Sequence[FixPlan],
         if not plans:
             return module
     applier = _Applier(plans, jax, line_length)
-    fixed = module.visit(applier)
+    fixed = _transform(module, applier, _edited_tops(module, plans, prepared))
     guard = _jax_guard(fixed)  # the same statement, as the transformer returned it
     if jax != "jax" or _needs_import(module, plans, bindings, jax):
         index = _import_index(module, plans, bindings)
