@@ -37,9 +37,12 @@ region is taken to include the compile on purpose when
   call with the same arguments). Anywhere
   else (a training script's run time, an example's generation time, a simulation's wall
   time) a region around a first call times a run whose compile is part of it, as the labels
-  of unseen code and the issue's fresh repositories both read it. Calls that compile again
-  (a function made anew on each call, ``jax.clear_caches()``, a new shape after a warm-up)
-  are reported wherever they are: nothing about them is a run's one-off cost.
+  of unseen code and the issue's fresh repositories both read it. A call that compiles on
+  every call (a function made anew each time) is judged the same way, except in a region
+  read on every round of a loop, where each figure carries a compile (a sweep over
+  settings, each timed); calls that compile again after a warm-up (a new shape) or a
+  cleared cache (``jax.clear_caches()``) are reported wherever they are: the code knows
+  the compile and means to leave it out.
 """
 
 from __future__ import annotations

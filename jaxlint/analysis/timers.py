@@ -959,9 +959,13 @@ class Timers:
                                          if not logged & self.loops_of.get(c, set()))
             if compiled and not self._measures_speed(stop, starts, stmt, loop, compiled):
                 # Not a measurement of speed: a first call's compile is part of the run
-                # timed (``compiles.measures_speed``); calls that compile again are not.
-                compiled = frozenset(c for c in compiled if c in self.recompiling
-                                     or c in self.cleared_compiles or c in self.shape_compiles)
+                # timed (``compiles.measures_speed``), and so is a call that compiles on
+                # every call, unless the region is read on every round of a loop (each
+                # figure then carries a compile: a sweep's); calls that compile again after
+                # a warm-up or a cleared cache are reported wherever they are.
+                compiled = frozenset(c for c in compiled if c in self.cleared_compiles
+                                     or c in self.shape_compiles
+                                     or (c in self.recompiling and loop is not None))
             scope = self.scope_of.get(stop)
             uses = tuple(d for d, leaves in self.decorations.get(scope, ()) if leaves) if (
                 scope is not None) else ()

@@ -31,8 +31,10 @@ class CompileInRegion(Rule):
     elsewhere, or the figure is one of many per-call figures (an average, steps per
     second, a list of round times, a loop repeating the same call). Elsewhere (an example's
     generation time, a training script's run time) the compile is part of the run timed,
-    as the user waits for it too. Calls that compile again (a new shape, a cleared cache,
-    a function made anew on each call) are reported wherever they are.
+    as the user waits for it too. So is a call that compiles on every call (a function
+    made anew on each call), unless the region is read on every round of a loop: then each
+    figure carries a compile (a sweep over settings). Calls that compile again after a
+    warm-up (a new shape) or a cleared cache are reported wherever they are.
 
     Also a call that compiles again because its arrays have a new shape or dtype: every
     earlier call of the function gave it arrays whose shapes or dtypes the code spells out
