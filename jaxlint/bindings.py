@@ -231,15 +231,31 @@ class _Loop:
     continues: list[State] = field(default_factory=list)
 
 
+@dataclass
+class _Asked:
+    """The questions a ``Bindings`` will be asked: the names at each statement (``before``)
+    and at the end of each indented block (``end``)."""
+
+    before: dict[cst.CSTNode, frozenset[str]] = field(default_factory=dict)
+    end: dict[cst.CSTNode, frozenset[str]] = field(default_factory=dict)
+
+
 class _Scope:
     """The states of one scope's statements: ``before[node]`` on entry to each statement
     (small ones too), ``end[block]`` at the end of each indented block."""
 
     def __init__(self, body: Sequence[cst.CSTNode], entry: frozenset[str],
-                 relevant: frozenset[str] | None = None, walrus: bool = True) -> None:
+                 relevant: frozenset[str] | None = None, walrus: bool = True,
+                 asked: _Asked | None = None) -> None:
         # Only the names asked about are tracked: a module of 100,000 assignments would
         # otherwise copy a set of 100,000 names at each of them.
         self.relevant = relevant
+        # With the questions known (``asked``: the names asked at each statement and at the
+        # end of each block), only their answers are kept: a module that binds a new name
+        # for each of N fixes kept N sets of up to N names (1 GB at N = 6,000). The
+        # ``def`` and ``class`` statements keep every tracked name (a nested function's
+        # free names are asked of its enclosing function at its ``def``).
+        self._asked = asked
         # (a walk of every expression for ``:=`` costs more than the rest: skipped when
         # the module's text has none)
         self._walrus: Callable[[cst.CSTNode | None], set[str]] = \
@@ -269,6 +285,12 @@ class _Scope:
 
     def _note(self, node: cst.CSTNode, state: State) -> None:
         if self._record:
+            if self._asked is not None and not isinstance(node, _SCOPES):
+                names = self._asked.before.get(node)
+                if names is None:
+                    return
+                if state is not None:
+                    state = state & names
             self.before[node] = _join(state, self.before[node]) if node in self.before \
                 else state
 
@@ -283,7 +305,14 @@ class _Scope:
     def _suite(self, suite: cst.BaseSuite, state: State) -> State:
         out = self._block(suite.body, state)
         if isinstance(suite, cst.IndentedBlock) and self._record:
-            self.end[suite] = out
+            kept = out
+            if self._asked is not None:
+                names = self._asked.end.get(suite)
+                if names is None:
+                    return out
+                if kept is not None:
+                    kept = kept & names
+            self.end[suite] = kept
         return out
 
     def _small(self, small: cst.BaseSmallStatement, state: State) -> State:
@@ -441,11 +470,21 @@ class Bindings:
     indented block), where the code there would look it up."""
 
     def __init__(self, module: cst.Module, relevant: Iterable[str] | None = None,
-                 walrus: bool = True) -> None:
+                 walrus: bool = True,
+                 asked: Iterable[tuple[cst.CSTNode, bool, Iterable[str]]] | None = None
+                 ) -> None:
         """``relevant``: the only names that will be asked about (None: any); ``walrus``:
-        whether the module may hold ``:=`` (its text says so)."""
+        whether the module may hold ``:=`` (its text says so); ``asked``: every question
+        that will be asked, (node, at_end, names), when they are known (only their answers
+        are then kept); a question not in it is answered "not bound"."""
         self.module = module
         self.relevant = None if relevant is None else frozenset(relevant)
+        self._asked: _Asked | None = None
+        if asked is not None:
+            self._asked = _Asked()
+            for node, at_end, names in asked:
+                table = self._asked.end if at_end else self._asked.before
+                table[node] = table.get(node, frozenset()) | frozenset(names)
         self.walrus = walrus
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._scopes: dict[cst.CSTNode, _Scope] = {}
@@ -481,12 +520,14 @@ class Bindings:
         found = self._scopes.get(scope)
         if found is None:
             if isinstance(scope, cst.Module):
-                found = _Scope(scope.body, frozenset(), self.relevant, self.walrus)
+                found = _Scope(scope.body, frozenset(), self.relevant, self.walrus,
+                               self._asked)
             else:
                 assert isinstance(scope, _SCOPES)
                 entry = frozenset(_params(scope)) if isinstance(scope, cst.FunctionDef) \
                     else frozenset()
-                found = _Scope(scope.body.body, entry, self.relevant, self.walrus)
+                found = _Scope(scope.body.body, entry, self.relevant, self.walrus,
+                               self._asked)
             self._scopes[scope] = found
         return found
 

@@ -223,7 +223,8 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
 
         relevant = {n for use in uses.values() if use is not None for _, _, names in use
                     for n in names}
-        bindings = Bindings(module, relevant, walrus=":=" in text)
+        asked = [q for use in uses.values() if use is not None for q in use]
+        bindings = Bindings(module, relevant, walrus=":=" in text, asked=asked)
     out: list[tuple[Finding, FixPlan | None]] = []
     for code, message, line, col, region, plan, explanation in found:
         if plan is not None:

@@ -286,3 +286,62 @@ def test_the_fixed_programs_run(tmp_path: Path, name: str, request: pytest.Fixtu
     assert "elapsed" in after.stdout, name
     if name in ENVIRONMENT:
         assert "dtype float64" in after.stdout, (name, fixed)
+
+
+def _questions(module: object) -> list[tuple[object, bool, list[str]]]:
+    """Every small statement and block of ``module`` (where fixes put code; not the
+    ``def`` statements, which the walk is asked about only for a nested function's free
+    names), each asked about the names the module spells, and one nothing binds."""
+    import libcst as cst
+
+    from jaxlint.analysis.syntax import walk
+
+    names = sorted({n.value for n in walk(module) if isinstance(n, cst.Name)})[:40] + ["nope"]
+    out: list[tuple[object, bool, list[str]]] = []
+    for node in walk(module):  # type: ignore[arg-type]
+        if isinstance(node, cst.BaseSmallStatement):
+            out.append((node, False, names))
+        elif isinstance(node, cst.IndentedBlock):
+            out.append((node, True, names))
+    return out
+
+
+# A nested function's free names are asked of its enclosing function at its ``def``:
+# ``a`` is not bound there on every path, ``b`` is.
+_NESTED = """\
+def outer(flag):
+    if flag:
+        a = 1
+    b = 2
+
+    def inner():
+        c = a
+        d = b
+        return c, d
+    return inner
+"""
+
+
+@pytest.mark.parametrize("seed", [*range(4), "nested"])
+def test_bindings_told_the_questions_give_the_answers_of_one_that_is_not(
+        seed: int | str) -> None:
+    """The engine tells the bindings walk which questions it will ask, so that only their
+    answers are kept (a module binding a new name per fix kept N sets of N names): the
+    answers must be the ones a walk keeping every state gives, on programs of every shape."""
+    import libcst as cst
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import random_programs
+
+    from jaxlint.bindings import Bindings
+
+    source = _NESTED if seed == "nested" else random_programs.program(int(seed), 60)
+    module = cst.parse_module(source)
+    questions = _questions(module)
+    names = {n for _, _, asked in questions for n in asked}
+    full = Bindings(module, names)
+    told = Bindings(module, names, asked=questions)  # type: ignore[arg-type]
+    answers = [(full.bound(node, [n], at_end), told.bound(node, [n], at_end))  # type: ignore[arg-type]
+               for node, at_end, asked in questions for n in asked]
+    assert answers and all(a == b for a, b in answers)
+    assert any(a for a, _ in answers) and not all(a for a, _ in answers)
