@@ -9,9 +9,11 @@ the server makes for it (``jaxlint.server``'s ``_scope``, less the exclusion che
 benchmark corpus lies in this repository's git-ignored cache, which the server would leave
 alone), a first lint (it summarises what the file imports, kept in the server's ``modules``
 dict), then ``--edits`` lints of the buffer with one more comment line each (a new text
-each time, so no result is reused), each timed as the server runs it: ``engine.fix_each``,
-the findings and a preview of each fix. Prints one JSON object per file: the first lint's
-CPU time and each edit's, in seconds.
+each time, so no result is reused), each timed as the server runs it: the findings
+(``engine.FixPreviews``; the server makes a finding's fix when a code action asks for it),
+or, with ``--previews`` (and with a jaxlint older than ``FixPreviews``), the findings and a
+preview of every fix (``engine.fix_each``). Prints one JSON object per file: the first
+lint's CPU time and each edit's, in seconds.
 
 ``timing_heavy.py`` runs it for the training scripts of the timing-heavy set; it can be run
 alone on any file.
@@ -28,10 +30,11 @@ from dataclasses import replace
 from pathlib import Path
 
 
-def lint_once(path: str, text: str, modules: dict) -> tuple[float, int]:
+def lint_once(path: str, text: str, modules: dict, previews: bool = False
+              ) -> tuple[float, int]:
+    from jaxlint import engine
     from jaxlint.codes import CODES
     from jaxlint.config import Resolver
-    from jaxlint.engine import fix_each
     from jaxlint.errors import SourceError
     from jaxlint.settings import for_file
 
@@ -41,7 +44,10 @@ def lint_once(path: str, text: str, modules: dict) -> tuple[float, int]:
     config = replace(config, line_length=resolver.line_length(path))
     settings = for_file(path, config, modules)
     try:
-        findings, _ = fix_each(text, path, settings)
+        if previews or not hasattr(engine, "FixPreviews"):
+            findings, _ = engine.fix_each(text, path, settings)
+        else:
+            findings = engine.FixPreviews(text, path, settings).findings
         count = len(findings)
     except SourceError:
         count = -1
@@ -52,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="+", metavar="ROOT:FILE")
     ap.add_argument("--edits", type=int, default=5)
+    ap.add_argument("--previews", action="store_true",
+                    help="also make every finding's fix at each lint (fix_each)")
     args = ap.parse_args(argv)
     import jaxlint.engine  # noqa: F401  (imported before the clock: the server has it loaded)
     import jaxlint.fixer  # noqa: F401
@@ -63,8 +71,9 @@ def main(argv: list[str] | None = None) -> int:
         path = str(Path(rel).resolve())
         text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
         modules: dict = {}  # the server's summaries of imported modules, kept between lints
-        first, found = lint_once(path, text, modules)
-        edits = [lint_once(path, f"{text}\n# edit {i}\n", modules)[0] for i in range(args.edits)]
+        first, found = lint_once(path, text, modules, args.previews)
+        edits = [lint_once(path, f"{text}\n# edit {i}\n", modules, args.previews)[0]
+                 for i in range(args.edits)]
         print(json.dumps({"file": spec, "findings": found, "first": first, "edits": edits}),
               flush=True)
     return 0

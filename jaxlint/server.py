@@ -35,6 +35,7 @@ import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from lsprotocol import types as lsp
@@ -51,6 +52,9 @@ from jaxlint.files import Excluder
 from jaxlint.finding import Finding
 from jaxlint.settings import Settings, for_file
 
+if TYPE_CHECKING:
+    from jaxlint.engine import FixPreviews
+
 SOURCE = "jaxlint"
 FIX_ALL = lsp.CodeActionKind.SourceFixAll + ".jaxlint"  # "source.fixAll.jaxlint"
 FIX_ALL_TITLE = "Fix all jaxlint findings"
@@ -64,17 +68,27 @@ DEBOUNCE_S = 0.25  # a change is linted once the edits pause this long
 
 @dataclass
 class _Result:
-    """What one text of a document gave: its findings and each fixable finding's own fix."""
+    """What one text of a document gave: its findings and each fixable finding's own fix
+    (made when a code action first asks for it, under the lint lock: ``fixed``)."""
 
     text: str
     findings: list[Finding]
-    # (code, line, col) of a finding -> (what its fix syncs, the text with its fix alone)
-    fixes: dict[tuple[str, int, int], tuple[tuple[str, ...], str]]
+    # (code, line, col) of a fixable finding -> (what its fix syncs, its index in previews)
+    fixes: dict[tuple[str, int, int], tuple[tuple[str, ...], int]]
     problem: str | None = None  # a file-level error (too complex to analyse, ...)
     warnings: tuple[str, ...] = ()  # configurations ignored for safety, as the CLI warns
     # the project's module files the analysis read or looked for (a save of one of them
     # makes this result stale), and folders + PACKAGE_FILES for a helper's callers
     deps: frozenset[str] = field(default_factory=frozenset)
+    previews: FixPreviews | None = None
+
+    def fixed(self, key: tuple[str, int, int]) -> str | None:
+        """The text with the fix of the finding at ``key`` alone applied (None: it would
+        not parse or changes nothing). Call with the lint lock held."""
+        if self.previews is None or key not in self.fixes:
+            return None
+        found = self.previews.fixed(self.fixes[key][1])
+        return None if found is None else str(found)
 
 
 def lsp_lines(text: str) -> list[str]:
@@ -191,22 +205,24 @@ def _scope(path: str, modules: dict[str, dict[str, object]]) -> _Scope:
 
 
 def _lint(path: str, text: str, modules: dict[str, dict[str, object]]) -> _Result:
-    from jaxlint.engine import fix_each
+    from jaxlint.engine import FixPreviews
 
     scope = _scope(path, modules)
     if scope.settings is None:
         return _Result(text, [], {}, scope.problem, scope.warnings)
     index = scope.settings.index
     try:
-        findings, fixes = fix_each(text, path, scope.settings)
+        previews = FixPreviews(text, path, scope.settings)
     except SourceError as exc:
         if exc.message.startswith(_SYNTAX):
             return _Result(text, [], {}, None, scope.warnings)
         return _Result(text, [], {}, exc.message, scope.warnings)
     deps = frozenset({*getattr(index, "used", ()), *getattr(index, "absent", ())})
-    return _Result(text, findings,
-                   {_key(f.finding): (f.plan.synced_exprs, str(f.source)) for f in fixes},
-                   None, scope.warnings, deps)
+    fixes = {_key(f): (plan.synced_exprs, i) for i, (f, plan)
+             in enumerate(zip(previews.findings, previews.plans)) if plan is not None}
+    # (the previews hold the module's tree: kept only while a fix may be asked for)
+    return _Result(text, previews.findings, fixes, None, scope.warnings, deps,
+                   previews if fixes else None)
 
 
 def _key(f: Finding) -> tuple[str, int, int]:
@@ -414,10 +430,14 @@ def build_server() -> JaxlintServer:
         actions = []
         if wanted(lsp.CodeActionKind.QuickFix):
             first, last = params.range.start.line + 1, params.range.end.line + 1
-            for f in result.findings:
-                if _key(f) not in result.fixes or not first <= f.line <= last:
+            asked = [f for f in result.findings
+                     if _key(f) in result.fixes and first <= f.line <= last]
+            made = await asyncio.get_running_loop().run_in_executor(
+                ls.workers, _fixed_locked, ls, result, [_key(f) for f in asked]) if asked else []
+            for f, fixed in zip(asked, made):
+                if fixed is None:
                     continue
-                synced, fixed = result.fixes[_key(f)]
+                synced = result.fixes[_key(f)][0]
                 actions.append(lsp.CodeAction(
                     title=fix_title(f, synced), kind=lsp.CodeActionKind.QuickFix,
                     diagnostics=[_diagnostic(doc, result.text, f)], is_preferred=not f.unsafe,
@@ -449,6 +469,12 @@ def build_server() -> JaxlintServer:
         return None
 
     return server
+
+
+def _fixed_locked(ls: JaxlintServer, result: _Result, keys: list[tuple[str, int, int]]
+                  ) -> list[str | None]:
+    with ls.lint_lock:
+        return [result.fixed(key) for key in keys]
 
 
 def _fix_all_locked(ls: JaxlintServer, path: str, text: str) -> str | None:

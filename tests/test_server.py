@@ -523,3 +523,31 @@ def test_a_save_lints_again_only_the_documents_that_depend_on_it(client: Client,
         published.append(client.notification("textDocument/publishDiagnostics")["uri"])
     assert docs["unrelated.py"] not in published, published
     assert client.stop() == 0
+
+
+def test_a_lint_makes_no_fix_until_one_is_asked_for_and_then_the_same_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's lint after an edit gives the findings only: each finding's fix (a
+    rewrite and a parse of the module) is made when a code action asks for it, and is the
+    fix ``fix_each`` makes."""
+    import jaxlint.fixer
+    from jaxlint.engine import FixPreviews, fix_each
+
+    path = str(FIXTURES / "JAX101" / "fields_and_factories.py")
+    source = Path(path).read_text()
+    expected = {(f.finding.code, f.finding.line, f.finding.col): f.source
+                for f in fix_each(source, path)[1]}
+    assert len(expected) >= 2
+    made = []
+    apply_plans = jaxlint.fixer.apply_plans
+    monkeypatch.setattr(jaxlint.fixer, "apply_plans",
+                        lambda *a, **k: made.append(1) or apply_plans(*a, **k))
+    previews = FixPreviews(source, path)
+    assert made == []
+    got = {(f.code, f.line, f.col): previews.fixed(i)
+           for i, f in enumerate(previews.findings) if previews.plans[i] is not None}
+    assert {k: v for k, v in got.items() if v is not None} == expected
+    assert len(made) == len(got)
+    previews.fixed(next(i for i, p in enumerate(previews.plans) if p is not None))  # again:
+    # kept, not made again
+    assert len(made) == len(got)
