@@ -398,8 +398,9 @@ def main(argv: list[str] | None = None) -> int:
             f"for each of the {len(editor)} training scripts above, in one process, the "
             "settings the server makes for it, a first lint (which summarises what the file "
             f"imports; the server keeps the summaries), then {args.edits} lints of the buffer "
-            "with one more comment line each, timed as the server runs them (`fix_each`: the "
-            "findings and a preview of each fix), CPU; per script the median of its edits. "
+            "with one more comment line each, timed as the server runs them (the findings; "
+            "the server makes a finding's fix when a code action asks for it), CPU; per "
+            "script the median of its edits. "
             "Target (performance issue): the median training script under 50 ms. "
             f"1-minute load at the start: {editor_load:.1f}.\n")
         add("| scripts | how many | median, after an edit | 90th percentile, after an edit | "
