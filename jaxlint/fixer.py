@@ -579,27 +579,26 @@ def _add_import(module: cst.Module, guard: cst.Try | None, asname: str | None,
 
 @dataclass
 class Prepared:
-    """What every fix of one module needs and no plan changes: the ``try:`` guarding its jax
-    imports, the name inserted code calls jax by, the walk that says where that name is
-    bound, and which of the module's statements holds each node. Made once for all the
-    fixes of a module (``engine.fix_each`` previews each finding's fix alone: a module's
-    scope analysis and a rewrite of every statement once per finding were most of an
-    editor's lint of a file with several)."""
+    """What every fix of ``module`` needs and no plan changes: the name inserted code calls
+    jax by, the walk that says where that name is bound, and which of the module's
+    statements holds each node. Made once for all the fixes of a module
+    (``engine.FixPreviews`` makes each finding's fix alone: a module's scope analysis and a
+    rewrite of every statement once per finding were most of an editor's lint of a file
+    with several)."""
 
-    guard: cst.Try | None
+    module: cst.Module
     jax: str
     bindings: Bindings
     _tops: dict[cst.CSTNode, int] | None = None
 
-    def top_of(self, module: cst.Module, node: cst.CSTNode) -> int | None:
+    def top_of(self, node: cst.CSTNode) -> int | None:
         """The index in ``module.body`` of the statement that holds ``node``."""
         if self._tops is None:
-            self._tops = {n: i for i, stmt in enumerate(module.body) for n in walk(stmt)}
+            self._tops = {n: i for i, stmt in enumerate(self.module.body) for n in walk(stmt)}
         return self._tops.get(node)
 
 
-def _edited_tops(module: cst.Module, plans: Sequence[FixPlan], prepared: Prepared
-                 ) -> set[int] | None:
+def _edited_tops(plans: Sequence[FixPlan], prepared: Prepared) -> set[int] | None:
     """The indices of the module's statements that ``plans`` change (None: some edit is at
     a node no statement holds)."""
     nodes: list[cst.CSTNode] = []
@@ -615,7 +614,7 @@ def _edited_tops(module: cst.Module, plans: Sequence[FixPlan], prepared: Prepare
                 nodes += (edit.line, edit.after)
             else:
                 return None
-    tops = {prepared.top_of(module, node) for node in nodes}
+    tops = {prepared.top_of(node) for node in nodes}
     return None if None in tops else tops  # type: ignore[return-value]
 
 
@@ -642,10 +641,9 @@ def _transform(module: cst.Module, applier: _Applier, tops: set[int] | None) -> 
 
 def prepare(module: cst.Module, text: str | None = None) -> Prepared:
     """``Prepared`` for ``module`` (``text``: the source it was parsed from, if at hand)."""
-    guard = _jax_guard(module)
-    jax = _jax_name(module, guard, text)
+    jax = _jax_name(module, _jax_guard(module), text)
     # (``jax := ...`` in the module is not ours: the walk skips looking for it)
-    return Prepared(guard, jax, Bindings(module, (jax,), walrus=False))
+    return Prepared(module, jax, Bindings(module, (jax,), walrus=False))
 
 
 def apply_plans(module: cst.Module, plans: Sequence[FixPlan],
@@ -659,6 +657,7 @@ def apply_plans(module: cst.Module, plans: Sequence[FixPlan],
         return module
     if prepared is None:
         prepared = prepare(module, text)
+    assert prepared.module is module, "prepared for another module"
     jax, bindings = prepared.jax, prepared.bindings
     if jax != "jax":
         # Replaced code (timeit statements, lambdas) names jax in text; with the name
@@ -667,7 +666,7 @@ def apply_plans(module: cst.Module, plans: Sequence[FixPlan],
         if not plans:
             return module
     applier = _Applier(plans, jax, line_length)
-    fixed = _transform(module, applier, _edited_tops(module, plans, prepared))
+    fixed = _transform(module, applier, _edited_tops(plans, prepared))
     guard = _jax_guard(fixed)  # the same statement, as the transformer returned it
     if jax != "jax" or _needs_import(module, plans, bindings, jax):
         index = _import_index(module, plans, bindings)
