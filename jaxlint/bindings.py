@@ -473,18 +473,22 @@ class Bindings:
                  walrus: bool = True,
                  asked: Iterable[tuple[cst.CSTNode, bool, Iterable[str]]] | None = None
                  ) -> None:
-        """``relevant``: the only names that will be asked about (None: any); ``walrus``:
-        whether the module may hold ``:=`` (its text says so); ``asked``: every question
-        that will be asked, (node, at_end, names), when they are known (only their answers
-        are then kept); a question not in it is answered "not bound"."""
+        """``relevant``: the only names that will be asked about (None: any, or those of
+        ``asked``); ``walrus``: whether the module may hold ``:=`` (its text says so);
+        ``asked``: every question that will be asked, (node, at_end, names), when they are
+        known (only their answers are then kept); a question not in it is answered "not
+        bound"."""
         self.module = module
-        self.relevant = None if relevant is None else frozenset(relevant)
         self._asked: _Asked | None = None
         if asked is not None:
             self._asked = _Asked()
             for node, at_end, names in asked:
                 table = self._asked.end if at_end else self._asked.before
                 table[node] = table.get(node, frozenset()) | frozenset(names)
+            if relevant is None:
+                relevant = {n for table in (self._asked.before, self._asked.end)
+                            for names in table.values() for n in names}
+        self.relevant = None if relevant is None else frozenset(relevant)
         self.walrus = walrus
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._scopes: dict[cst.CSTNode, _Scope] = {}

@@ -225,10 +225,8 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
     if uses:
         from jaxlint.bindings import Bindings
 
-        relevant = {n for use in uses.values() if use is not None for _, _, names in use
-                    for n in names}
         asked = [q for use in uses.values() if use is not None for q in use]
-        bindings = Bindings(module, relevant, walrus=":=" in text, asked=asked)
+        bindings = Bindings(module, walrus=":=" in text, asked=asked)
     out: list[tuple[Finding, FixPlan | None]] = []
     for code, message, line, col, region, plan, explanation in found:
         if plan is not None:
