@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     specs = [(spec, Path(spec.partition(":")[0]).resolve(), spec.partition(":")[2])
              for spec in args.files]
     for spec, root, rel in specs:
+        if not rel or not (root / rel).is_file():
+            ap.error(f"{spec}: not ROOT:FILE naming a file (FILE relative to ROOT)")
+    for spec, root, rel in specs:
         os.chdir(root)  # the server runs in the workspace's folder
         path = str(Path(rel).resolve())
         text = Path(path).read_text(encoding="utf-8", errors="surrogateescape")
