@@ -414,7 +414,8 @@ class Builder:
                 start, end = (s.no, len(s.outer) + a), (s.no, len(s.outer) + b)
                 timed = text[a:b]
         written = " ".join([text[len(lhs):].strip()] + [x.text.strip() for x in lines[1:]])
-        self.harness(number, s, lhs, timed, start, end, "", True, written, comment)
+        loops = _loops(text[args:stmt_at]) if name == "timeit" else None
+        self.harness(number, s, lhs, timed, start, end, "", True, written, comment, loops)
         for s2 in lines[1:]:
             self.emit("", number, s2, "masked", inserts=False)
         if name == "time" and len(lines) == 1 and _compiles(stmt.strip()):
@@ -425,13 +426,18 @@ class Builder:
 
     def harness(self, number: int, src: _Src, lhs: str, timed: str,
                 start: tuple[int, int] | None, end: tuple[int, int] | None, setup: str,
-                inserts: bool, written: str, comment: str = "") -> _Harness:
+                inserts: bool, written: str, comment: str = "",
+                loops: str | None = None) -> _Harness:
         """The ``timeit`` call standing for a magic (``written``: the magic as the cell has
-        it, ``comment``: the comment after it). Only a single expression whose place in
-        the cell is known (``start``, ``end``) is given to JAX102 as a literal it may fix
-        (it fixes nothing else)."""
+        it, ``comment``: the comment after it, ``loops``: the counts ``-n`` and ``-r`` give,
+        which the call passes as ``number=`` and ``repeat=``, so that the analysis knows no
+        calibration runs come first). Only a single expression whose place in the cell is
+        known (``start``, ``end``) is given to JAX102 as a literal it may fix (it fixes
+        nothing else)."""
         literal = _literal(timed, start is not None or _one_expression(timed) is None)
         extra = f", {json.dumps(setup)}" if setup else ""
+        if loops is not None:
+            extra += f", {loops}"
         call = f"{_TIMEIT}({literal}{extra}, globals=globals())"
         after = f"  {comment}" if comment else ""
         line = self.emit(lhs + call + after, number, src, "harness", inserts)
@@ -465,7 +471,8 @@ class Builder:
             setup_at = timeit_options_end(head.text, 2 + len(name) + 1)
             if setup_at is not None:
                 setup = head.text[setup_at:].strip()
-                self.timed_body(number, head, body, setup, len(self.v.lines))
+                self.timed_body(number, head, body, setup, len(self.v.lines),
+                                _loops(head.text[2 + len(name) + 1:setup_at]))
                 for s in body:  # timed, not run in the notebook: a fix rewrites it in place
                     self.emit("", number, s, "timed", inserts=False)
                 return
@@ -474,7 +481,7 @@ class Builder:
             self.emit("", number, s, "masked", inserts=False)
 
     def timed_body(self, number: int, head: _Src, body: list[_Src], setup: str,
-                   mark: int) -> None:
+                   mark: int, loops: str | None = None) -> None:
         """The harness line of a ``%%timeit`` / ``%%time`` cell: its body, as IPython
         transforms it, is the timed statement."""
         saved = (len(self.v.harnesses), set(self.bound), dict(self.v.shown))
@@ -494,7 +501,8 @@ class Builder:
             start = (first.line, len(first.outer) + _char_col(first.text, expr.col_offset))
             end = (last.line, len(last.outer) + _char_col(last.text, expr.end_col_offset))
             timed = ast.get_source_segment(code, expr) or timed
-        self.harness(number, head, "", timed, start, end, setup, False, head.text.strip())
+        self.harness(number, head, "", timed, start, end, setup, False, head.text.strip(),
+                     loops=loops)
 
     # --------------------------------------------------------------- each cell parses alone
     def check(self, number: int, start: int) -> None:
@@ -535,6 +543,20 @@ class Builder:
         for name in names - self.bound:
             self.v.bound_by.setdefault(name, number)
         self.bound |= names
+
+
+_LOOPS = re.compile(r"(?:^|\s)-[tcqo]*n\s*(\d+)")
+_REPEATS = re.compile(r"(?:^|\s)-[tcqo]*r\s*(\d+)")
+
+
+def _loops(options: str) -> str | None:
+    """The counts ``%timeit``'s options fix, as ``timeit``'s keywords (``-n 100 -r 3`` ->
+    ``"number=100, repeat=3"``), or None when ``-n`` is not given (IPython calibrates)."""
+    m = _LOOPS.search(options)
+    if m is None:
+        return None
+    r = _REPEATS.search(options)
+    return f"number={m.group(1)}" + (f", repeat={r.group(1)}" if r else "")
 
 
 def _comment_at(code: str) -> int | None:

@@ -47,6 +47,31 @@ def test_magics_and_cross_cell_region_reported_per_cell() -> None:
     assert found == [(3, 1, "JAX102"), (4, 1, "JAX102"), (6, 2, "JAX101")]
 
 
+def test_timeit_with_a_loop_count_reports_the_first_run_compile() -> None:
+    # ``-n`` fixes the loop count: IPython makes no calibration runs, so the first timed
+    # run compiles a jitted function nothing called before, and the figure holds it.
+    # Without ``-n`` the calibration runs absorb the compile; after a warm-up nothing
+    # compiles either way.
+    fresh = code("import jax\nimport jax.numpy as jnp\n\n"
+                 "g = jax.jit(lambda m: m @ m.T)\nh = jax.jit(jnp.tanh)\n"
+                 "k = jax.jit(jnp.exp)\nx = jnp.ones((256, 256))")
+    data = notebook(
+        fresh,
+        code("%timeit -n 100 -r 3 g(x).block_until_ready()"),
+        code("%%timeit -qn10\nh(x).block_until_ready()"),
+        code("%timeit k(x).block_until_ready()"),
+        code("%timeit -n 100 k(x).block_until_ready()"),
+    )
+    found = [(f.cell, f.line, f.code, f.message.split(",")[0])
+             for f in lint_notebook(data, "nb.ipynb", Settings())]
+    assert found == [
+        (2, 1, "JAX105", "the first run of `g(x).block_until_ready()` is the first "
+                  "call of jitted `g`"),
+        (3, 1, "JAX105", "the first run of `h(x).block_until_ready()` is the first "
+                  "call of jitted `h`"),
+    ]
+
+
 def test_timeit_of_a_lambda_expression_times_no_work_and_has_no_fix(tmp_path: Path) -> None:
     # ``%timeit lambda: ...`` runs its statement, which only makes a function: the jitted
     # call in its body never runs, though it is synced. Passing it as timeit's callable

@@ -242,11 +242,18 @@ def test_notebook_magic_messages_show_the_magic_not_its_stand_in(tmp_path: Path)
     path.write_text(_notebook(_cell(SETUP.splitlines(keepends=True) + ["x = jnp.ones(3)\n"]),
                               _cell(["%timeit -n 5 f(x)"]), _cell(["%%timeit\n", "f(x)\n"]),
                               _cell(["r = %timeit -o f(x)  # noted\n"])))
-    rows = json.loads(jaxlint("--format", "json", "nb.ipynb", cwd=tmp_path).stdout)
-    assert [r["cell"] for r in rows] == [2, 3, 4]
-    for row in rows:
+    found = json.loads(jaxlint("--format", "json", "nb.ipynb", cwd=tmp_path).stdout)
+    # (``-n 5`` makes no calibration runs: its first timed run compiles ``f``, JAX105)
+    assert [(r["cell"], r["code"]) for r in found] == [
+        (2, "JAX102"), (2, "JAX105"), (3, "JAX102"), (4, "JAX102")]
+    for row in found:
         shown = row["message"] + row["explanation"]
         assert "__jaxlint" not in shown and "globals()" not in shown and '"f(x)"' not in shown
+    compile_row = found[1]
+    assert "the first run of `f(x)`" in compile_row["message"]
+    assert compile_row["explanation"].startswith("`%timeit -n 5 f(x)` (cell 2, line 1) times")
+    rows = [r for r in found if r["code"] == "JAX102"]
+    for row in rows:
         assert "each run of `f(x)`" in row["message"]
     assert rows[0]["explanation"].startswith("`%timeit -n 5 f(x)` (cell 2, line 1) times `f(x)`")
     assert rows[1]["explanation"].startswith("`%%timeit` (cell 3, line 1) times `f(x)`")

@@ -177,6 +177,7 @@ class Calls:
 
     harness_recompiled: bool  # see FlowAnalysis
     harness_only_lambda: bool  # see FlowAnalysis
+    harness_called: set[cst.CSTNode]  # see FlowAnalysis
     _verdicts: dict[str, frozenset[bool]] | None
 
     def _eval_Call(self: FlowAnalysis, node: cst.Call, st: State) -> Value:
@@ -750,8 +751,7 @@ class Calls:
         """``variant``: the call's static argument values (None: it has none; "?": not all
         literal). A jitted function compiles again for each new static value: that is
         judged whenever this frame called it with another value before (its warm-up)."""
-        made_here = origin in self.frame.created or CLEARED in st.called or (
-            self.frame.judges_module and origin in self._module_frame.created)
+        made_here = self._made_here(origin, st)
         compiles = made_here and origin not in st.called
         variants = variant if isinstance(variant, list) else [variant]
         by_sweep = False  # a round of ``for k in (8, 16)`` with a value not compiled yet
@@ -824,6 +824,13 @@ class Calls:
             if one is not None:
                 # a (function, static values) pair, kept beside the functions themselves
                 st.called = st.called | {(origin, one)}  # type: ignore[arg-type]
+
+    def _made_here(self: FlowAnalysis, origin: Site, st: State) -> bool:
+        """Whether this frame judges the first calls of the jitted function ``origin``: it
+        was made here (or the caches were cleared), so no call before this frame ran can
+        have compiled it."""
+        return origin in self.frame.created or CLEARED in st.called or (
+            self.frame.judges_module and origin in self._module_frame.created)
 
     def _static_variant(self: FlowAnalysis, callee: JaxCallable, node: Site,
                         bound: bool) -> tuple[str, ...] | None | str | list[tuple[str, ...]]:

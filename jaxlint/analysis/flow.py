@@ -197,6 +197,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._timing_harness = 0  # > 0 while interpreting what a harness times
         self.harness_recompiled = False  # what the harness being interpreted times recompiles
         self.harness_only_lambda = False  # its statement only makes a lambda
+        self.harness_called: set[cst.CSTNode] = set()  # the jitted functions its run calls
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
         self._with_item = 0  # > 0 while evaluating a ``with`` item (it may be a timer)

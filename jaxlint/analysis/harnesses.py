@@ -7,6 +7,7 @@ namespace timeit would give it.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -14,10 +15,21 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.calls import Frame
-from jaxlint.analysis.magics import timeit_options_end
+from jaxlint.analysis.compiles import (
+    COMPILE_WORDS,
+    EXCLUDES_COMPILE,
+    FIGURE_WORDS,
+    WARMS_UP,
+    comments_of,
+    drops_first_rounds,
+    measures_speed,
+    says_measuring,
+)
+from jaxlint.analysis.magics import timeit_options, timeit_options_end
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
 from jaxlint.analysis.table import Table
+from jaxlint.analysis.timers import bound_names
 from jaxlint.analysis.values import (
     Func,
     Instance,
@@ -25,6 +37,9 @@ from jaxlint.analysis.values import (
     Ref,
     Value,
 )
+
+# the call a notebook's ``%timeit`` stands as (``jaxlint.notebook``)
+NOTEBOOK_TIMEIT = "__jaxlint_timeit__"
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
@@ -49,6 +64,10 @@ class HarnessUse:
     # the statement string is a lambda expression (``%timeit lambda: f(x)``): each run makes
     # the function and never calls it, so nothing it would compute is timed
     only_lambda: bool = False
+    # a jitted function (by origin) whose first call is in the first timed run, when the
+    # harness's figure holds that run (``timeit.timeit``, ``%timeit -n 100``): JAX105
+    first_compile: cst.CSTNode | None = None
+    first_name: str | None = None  # the name the timed code calls it by
 
 
 class Harnesses:
@@ -91,8 +110,18 @@ class Harnesses:
         magic = (isinstance(report.func, cst.Attribute)
                  and report.func.attr.value == "run_line_magic"
                  and isinstance(name, cst.SimpleString) and name.evaluated_value == "timeit")
-        unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None, fn_args,
-                                     st, namespace, magic)
+        here, line = self._loc.node, self._stmt_line  # (running what it times moves them)
+        called, self.harness_called = self.harness_called, set()
+        try:
+            unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None,
+                                         fn_args, st, namespace, magic)
+            first = sorted((o for o in self.harness_called
+                            if o not in st.called and self._made_here(o, st)),
+                           key=lambda o: self.made_at.get(o, -1))
+            # (the harness ran them: a later call of the same function compiles nothing)
+            st.called = st.called | self.harness_called
+        finally:
+            self.harness_called = called
         recompiled, self.harness_recompiled = self.harness_recompiled, False
         only_lambda, self.harness_only_lambda = self.harness_only_lambda, False
         use = self.harnesses.get(report)
@@ -104,6 +133,102 @@ class Harnesses:
         use.unsynced = use.unsynced or unsynced
         use.recompiles = use.recompiles or recompiled
         use.only_lambda = use.only_lambda or only_lambda
+        if first and use.first_compile is None and not recompiled and (
+                self._figure_holds_first_run(report, source, keyword, fixture, here, line)):
+            use.first_compile = first[0]
+            # the name the timed code calls it by (``selu_jit``), for the message
+            code = stmt[0].evaluated_value if isinstance(stmt[0], cst.SimpleString) else (
+                self.module.code_for_node(stmt[0]))
+            for word in re.findall(r"[A-Za-z_]\w*", code if isinstance(code, str) else ""):
+                held = st.env.get(word)
+                if isinstance(held, JaxCallable) and held.origin is first[0]:
+                    use.first_name = word
+                    break
+
+    def _figure_holds_first_run(self: FlowAnalysis, report: cst.Call, source: cst.Call,
+                                keyword: dict[str, tuple[cst.BaseExpression, Value]],
+                                fixture: bool, stmt: cst.CSTNode, line: cst.CSTNode) -> bool:
+        """Whether the figure a harness reports holds its first timed run (where a jitted
+        function called for the first time compiles): ``timeit.timeit`` sums every run;
+        ``timeit.repeat`` too, unless only the best repeat is used (``min(times)``);
+        ``%timeit -n 100`` makes no calibration runs (without ``-n`` IPython picks the
+        loop count from runs it does not report, and those absorb the compile);
+        pytest-benchmark's ``pedantic`` without ``warmup_rounds``. Not ``autorange``, nor
+        pytest-benchmark's calibrated ``benchmark(fn)``, nor asv (they calibrate or warm up
+        first), nor ``%time`` (one run, judged as a region is), nor a figure named for
+        the compile (``compile_time = timeit.timeit(..., number=1)``). A figure of the first
+        run alone (``number=1``, ``%timeit -n 1 -r 1``) times one cold call, as ``%time``
+        does: it speaks only where the code says it measures speed, as for a region
+        (``compiles.measures_speed``)."""
+        func = report.func
+        attr = func.attr.value if isinstance(func, cst.Attribute) else (
+            func.value if isinstance(func, cst.Name) else "")
+        text = self.module.code_for_node(stmt)
+        # ``compile_time = timeit.timeit(...)``, or a comment on the line or just above it
+        # (``# the first call compiles the function: rerun the cell``): measured knowingly
+        notes = text + " " + comments_of(line, above=True)
+        if COMPILE_WORDS.search(notes) and not EXCLUDES_COMPILE.search(notes):
+            return False
+        counts: list[cst.BaseExpression | str | None] = []  # what the figure averages over
+        if attr in ("run_line_magic", "run_cell_magic"):
+            name = report.args[0].value if report.args else None
+            if not (isinstance(name, cst.SimpleString) and name.evaluated_value == "timeit"):
+                return False
+            options = report.args[1].value if len(report.args) > 1 else None
+            if not isinstance(options, cst.SimpleString):
+                return False
+            given = options.evaluated_value
+            found = timeit_options(given, 0) if isinstance(given, str) else None
+            if not isinstance(given, str) or found is None or "n" not in found[1]:
+                return False
+            counts = [_option(given, "n"), _option(given, "r") or "7"]
+        elif fixture:
+            if attr != "pedantic" or "warmup_rounds" in keyword:
+                return False
+            counts = [_arg(report, "rounds", None), _arg(report, "iterations", None)]
+        elif attr == NOTEBOOK_TIMEIT:
+            if "number" not in keyword:
+                return False  # a notebook's ``%timeit`` without ``-n``
+            counts = [_arg(report, "number", None), _arg(report, "repeat", None) or "7"]
+        elif attr == "timeit":  # ``timeit.timeit(stmt, setup, timer, number)``
+            counts = [_arg(report, "number", 0 if report is not source else 3)]
+        elif attr == "repeat":  # ``timeit.repeat(stmt, setup, timer, repeat, number)``
+            counts = [_arg(report, "number", 1 if report is not source else 4),
+                      _arg(report, "repeat", 0 if report is not source else 3) or "5"]
+        else:
+            return False
+        if all(_literal_int(c) == 1 for c in counts) and not self._says_speed(text):
+            # The figure is the first run alone (``timeit.timeit(..., number=1)``,
+            # ``%timeit -n 1 -r 1``): a cold call timed as ``%time`` times one, which is a
+            # measurement of speed only where the region's policy says so.
+            return False
+        if attr != "repeat":
+            return True
+        # ``min(timeit.repeat(...))``, or ``times = timeit.repeat(...)`` used as ``min(times)``
+        if drops_first_rounds(text.replace(self.module.code_for_node(report), "_runs_"),
+                              {"_runs_"}):
+            return False
+        targets = bound_names(stmt)
+        if targets:
+            scope = self.frame.func.node if self.frame.func is not None else self.module
+            return not drops_first_rounds(self.module.code_for_node(scope), targets)
+        return True
+
+    def _says_speed(self: FlowAnalysis, text: str) -> bool:
+        """Whether a harness timing one cold call measures speed: its file is named for it
+        or warms a function up elsewhere, its function is named for it, or its statement
+        prints a latency or a per-call figure (``compiles.measures_speed``, as
+        ``Timers._measures_speed`` asks of a region)."""
+        if self._measuring_file is None:
+            self._measuring_file = measures_speed(self.path) or (
+                WARMS_UP.search(self._code) is not None)
+        if self._measuring_file:
+            return True
+        func = self.frame.func
+        if func is not None and isinstance(func.node, cst.FunctionDef) and says_measuring(
+                func.node.name.value):
+            return True
+        return FIGURE_WORDS.search(text) is not None
 
     def _leaves_work(self: FlowAnalysis, node: cst.BaseExpression, value: Value,
                      setup: cst.BaseExpression | None,
@@ -121,6 +246,7 @@ class Harnesses:
             finally:
                 self._timing_harness -= 1
             self.harness_recompiled = self.harness_recompiled or summary.recompiles
+            self.harness_called |= summary.jit_calls
             return summary.work and summary.leaves_work and not (
                 summary.waits or summary.waits_by_transfer)
         if isinstance(value, JaxCallable):
@@ -147,6 +273,7 @@ class Harnesses:
                     env[key] = self._eval(el.value, st.copy())
                     self._note_key(key)
         scratch = State(env=Table(env), bound=Table((name, True) for name in env))
+        warmed: set[cst.CSTNode] = set()
         for code in (setup, node):
             text = code.evaluated_value if isinstance(
                 code, (cst.SimpleString, cst.ConcatenatedString)) else None
@@ -165,12 +292,19 @@ class Harnesses:
                 # ``%timeit lambda: f(x)``: each run makes the function and calls nothing
                 self.harness_only_lambda = True
                 return False
-            saved = self._loc
+            saved, calls = self._loc, self.frame.jit_calls
+            self.frame.jit_calls = set()
             self._timing_harness += 1
             try:
                 scratch = self._exec_block(parsed.body, scratch)
             finally:
                 self._timing_harness -= 1
+                if code is node:
+                    self.harness_called |= self.frame.jit_calls - warmed
+                else:
+                    warmed = set(self.frame.jit_calls)  # the setup's calls: not timed
+                calls |= self.frame.jit_calls
+                self.frame.jit_calls = calls
             self._loc = saved
         return bool(scratch.pending)
 
@@ -220,3 +354,41 @@ def _only_lambda(parsed: cst.Module) -> bool:
     return (len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine)
             and len(body[0].body) == 1 and isinstance(body[0].body[0], cst.Expr)
             and isinstance(body[0].body[0].value, cst.Lambda))
+
+
+def _arg(call: cst.Call, name: str, position: int | None) -> cst.BaseExpression | str | None:
+    """The argument ``name`` of ``call`` (by keyword, or at ``position``), "?" when it may
+    be given by ``*args``/``**kwargs``, None when it is not given."""
+    positional = 0
+    for arg in call.args:
+        if arg.star:
+            return "?"
+        if arg.keyword is not None:
+            if arg.keyword.value == name:
+                return arg.value
+        elif position is not None and positional == position:
+            return arg.value
+        else:
+            positional += 1
+    return None
+
+
+def _literal_int(value: cst.BaseExpression | str | None) -> int | None:
+    """A count given as a literal (``number=1``, ``-n 1``); None for anything else (a
+    default, a name)."""
+    if isinstance(value, str):
+        return int(value) if value.isdigit() else None
+    if isinstance(value, cst.Integer):
+        return int(value.value.replace("_", ""), 0)
+    return None
+
+
+_OPTION = re.compile(r"(?:^|\s)-[tcqo]*([nr])\s*(\d+)")
+
+
+def _option(line: str, letter: str) -> str | None:
+    """The value ``%timeit``'s option ``-n``/``-r`` is given in ``line``, or None."""
+    for m in _OPTION.finditer(line):
+        if m.group(1) == letter:
+            return m.group(2)
+    return None

@@ -13,21 +13,31 @@ _WORD = re.compile(r"\S*")
 def timeit_options_end(text: str, pos: int) -> int | None:
     """Where ``%timeit``'s statement starts after its options (getopt ``n:r:tcp:qo``), or
     None if IPython would refuse them."""
+    found = timeit_options(text, pos)
+    return found[0] if found is not None else None
+
+
+def timeit_options(text: str, pos: int) -> tuple[int, frozenset[str]] | None:
+    """``timeit_options_end`` and the option letters given (``-n 10 -r3`` -> ``{"n", "r"}``),
+    or None if IPython would refuse them."""
+    letters: set[str] = set()
     while True:
         pos = len(text) - len(text[pos:].lstrip(" \t"))
         if not text.startswith("-", pos) or text.startswith("- ", pos) or text[pos:] == "-":
-            return pos
+            return pos, frozenset(letters)
         end = _word_end(text, pos)
         word = text[pos:end]
         if word == "--":
-            return len(text) - len(text[end:].lstrip(" \t"))
+            return len(text) - len(text[end:].lstrip(" \t")), frozenset(letters)
         k, pos = 1, end
         while k < len(word):
             if word[k] in "tcqo":
+                letters.add(word[k])
                 k += 1
                 continue
             if word[k] not in "nrp":
                 return None
+            letters.add(word[k])
             if k + 1 == len(word):  # the argument is the next word
                 start = len(text) - len(text[end:].lstrip(" \t"))
                 if start >= len(text):

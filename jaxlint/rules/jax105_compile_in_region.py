@@ -36,6 +36,14 @@ class CompileInRegion(Rule):
     figure carries a compile (a sweep over settings). Calls that compile again after a
     warm-up (a new shape) or a cleared cache are reported wherever they are.
 
+    Also a benchmark harness whose first timed run is the first call of a jitted function,
+    when the harness's figure holds that run: `timeit.timeit` (it sums every run),
+    `timeit.repeat` unless only the best repeat is used (`min(...)`), `%timeit -n N` (a
+    fixed loop count: IPython makes no calibration runs), pytest-benchmark's `pedantic`
+    without `warmup_rounds`. Not `%timeit` without `-n`, whose calibration runs absorb the
+    compile, nor a figure named for the compile (`compile_time = timeit.timeit(...,
+    number=1)`).
+
     Also a call that compiles again because its arrays have a new shape or dtype: every
     earlier call of the function gave it arrays whose shapes or dtypes the code spells out
     (`jnp.ones((1, 512))`, `x.astype(jnp.bfloat16)`, a loop over literal shapes), and at
@@ -82,6 +90,8 @@ class CompileInRegion(Rule):
         for use in ctx.flow.harnesses.values():
             if use.recompiles:
                 yield self._harness_recompiles(ctx, use)
+            elif use.first_compile is not None:
+                yield self._harness_first_run(ctx, use)
         # A call in several regions (a benchmark's "time taken" inside a run's clock) is
         # reported once, for the region whose stop comes first: the innermost, whose figure
         # it is in (and the same one every run, whatever order a set held the regions in).
@@ -170,6 +180,30 @@ class CompileInRegion(Rule):
         return Report(use.call, self.HARNESS.format(stmt=ctx.code(use.stmt, 40)), None,
                       (use.call,), explanation)
 
+    HARNESS_FIRST = ("the first run of `{stmt}` is the first call of jitted `{func}`, and the "
+                     "harness's figure includes that run, so it includes compilation; call it "
+                     "once (synced) before timing")
+
+    def _harness_first_run(self, ctx: FileContext, use: object) -> Report:
+        """A harness whose figure holds its first run, which compiles a jitted function
+        called for the first time (``timeit.timeit``, ``%timeit -n``). No fix: the warm-up
+        a user would write depends on what the statement runs."""
+        from jaxlint.analysis import HarnessUse
+
+        assert isinstance(use, HarnessUse) and use.first_compile is not None
+        func = use.first_name or _function_name(ctx, use.first_compile)
+        explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) times "
+                       f"`{ctx.code(use.stmt, 40)}`, which calls jitted `{func}` (made on line "
+                       f"{ctx.line(use.first_compile)}); no call of it comes before, so the "
+                       "first timed run traces and compiles it. The harness reports that run "
+                       "too (`timeit.timeit` sums its runs, `timeit.repeat` keeps each "
+                       "repeat, `%timeit -n N` makes no calibration runs), so the figure "
+                       "holds the compile. Call it once (synced) before the harness, or take "
+                       "the best repeat (`min(timeit.repeat(...))`).")
+        return Report(use.call, self.HARNESS_FIRST.format(stmt=ctx.code(use.stmt, 40),
+                                                          func=func), None,
+                      (use.call,), explanation)
+
     def _recompiles(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
         """A call that traces and compiles whenever it runs: no warm-up helps (the next call
         makes a new function), so there is no fix to offer."""
@@ -197,3 +231,11 @@ class CompileInRegion(Rule):
                else "eager `lax` control flow over a function made anew each time")
         return Report(call, self.RECOMPILES.format(func=ctx.code(call.func, 40), why=why), None,
                       (*region.starts, region.stop), explanation)
+
+
+def _function_name(ctx: FileContext, origin: cst.CSTNode) -> str:
+    """How the code names a jitted function: a decorated ``def``'s name, else the
+    expression that made it (``jax.jit(lambda a, b: a @ b)``)."""
+    if isinstance(origin, cst.FunctionDef):
+        return origin.name.value
+    return ctx.code(origin, 40)
