@@ -159,6 +159,11 @@ class Frame:
 _MAGIC_RUNNERS = {"run_line_magic": 1, "run_cell_magic": 2}  # -> where the statement is
 
 
+def _numpy_data(value: Value) -> bool:
+    """Whether ``value`` is an array NumPy made (``np.linspace(...)``, ``np.zeros(50)``)."""
+    return isinstance(value, HostValue) and value.name.startswith("numpy.")
+
+
 def _exported_magic(attr: str, node: cst.Call) -> cst.Arg | None:
     """The statement argument of ``run_line_magic("timeit", STMT)`` or
     ``run_cell_magic("time", LINE, CELL)`` (IPython's ``%time``/``%timeit`` and their cell
@@ -672,7 +677,10 @@ class Calls:
                 "init", "apply"):
             # ``partitioner.partition(generate, ...)``: the function it makes of one
             return LibObject(f"{base.name}.{attr}")
-        if any(isinstance(v, JaxVal) for v in values) or attr in ("init", "apply"):
+        if any(isinstance(v, JaxVal) or _numpy_data(v) for v in values) or attr in (
+                "init", "apply"):
+            # (given NumPy arrays, as given JAX ones: the library puts them on the device
+            # and computes, ``model.predict_y(X=x_plot)``, ``solver.run(np.zeros(50))``)
             if attr == "init" and base.name.startswith("optax."):
                 self.fill_sites.add(node)  # an optimizer's state: zeros like the params
             return self._dispatch(node, values, st)
