@@ -80,10 +80,17 @@ def import_roots(path: str, tops: dict[str, str] | None = None) -> list[str]:
             roots.append(folder)
         folder = os.path.dirname(folder)
     roots.append(cwd)
+    # A script outside the layout (``scripts/train.py`` beside ``src/pkg/``) imports the
+    # project's packages from it too, once the project is installed.
+    for layout in _TOP_LAYOUT_ROOTS:
+        folder = os.path.join(cwd, layout)
+        if _inside(here, cwd) and os.path.isdir(folder):
+            roots.append(folder)
     return list(dict.fromkeys(roots))
 
 
 _LAYOUT_ROOTS = frozenset({"src", "python", "lib"})
+_TOP_LAYOUT_ROOTS = ("src", "python")  # the project's own, for files anywhere in it
 
 
 MAX_DEPTH = 3  # modules followed from the linted file: those it imports, and two more

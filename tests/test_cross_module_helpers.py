@@ -771,3 +771,49 @@ def test_a_method_of_the_projects_own_jax_class_is_summarised_from_its_module(
     assert lint.stdout == ("run.py:19:20: JAX101 timer stops before JAX work finishes: `state` "
                            "is still being computed; call jax.block_until_ready(state) before "
                            "reading the clock\n"), lint.stdout
+
+
+JITTED_STEP = '''\
+import jax
+
+
+@jax.jit
+def step(x):
+    return x @ x
+'''
+
+TIMES_STEP = '''\
+import time
+
+import jax.numpy as jnp
+
+from {module} import step
+
+x = jnp.ones((64, 64))
+step(x).block_until_ready()
+t0 = time.perf_counter()
+y = step(x)
+print(time.perf_counter() - t0)
+'''
+
+
+@pytest.mark.parametrize("layout, module", [
+    ("src/mylib/core/ops.py", "mylib.core.ops"),  # a src layout's namespace packages
+    ("python/mylib/ops.py", "mylib.ops"),  # a python/ layout
+    ("mylib/ops.py", "mylib.ops"),  # a namespace package at the top
+])
+def test_scripts_outside_a_layout_import_its_packages(tmp_path: Path, layout: str,
+                                                      module: str) -> None:
+    """A script in ``scripts/`` imports the project's packages from ``src/`` or ``python/``
+    (installed with ``pip install -e .``), packages without ``__init__.py`` included: their
+    jitted functions are known, so the unsynced region is found."""
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "mylib"\n')
+    target = tmp_path / layout
+    target.parent.mkdir(parents=True)
+    target.write_text(JITTED_STEP)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "bench.py").write_text(TIMES_STEP.format(module=module))
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "scripts/bench.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("scripts/")] == [["scripts/bench.py:11:7:", "JAX101"]], lint.stdout
