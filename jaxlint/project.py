@@ -82,9 +82,11 @@ def import_roots(path: str, tops: dict[str, str] | None = None) -> list[str]:
     roots.append(cwd)
     # A script outside the layout (``scripts/train.py`` beside ``src/pkg/``) imports the
     # project's packages from it too, once the project is installed.
+    # (Not a link: a checkout's ``src`` pointing out of it would make the index read files
+    # outside the project.)
     for layout in _TOP_LAYOUT_ROOTS:
         folder = os.path.join(cwd, layout)
-        if _inside(here, cwd) and os.path.isdir(folder):
+        if _inside(here, cwd) and os.path.isdir(folder) and not os.path.islink(folder):
             roots.append(folder)
     return list(dict.fromkeys(roots))
 

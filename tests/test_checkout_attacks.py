@@ -228,3 +228,31 @@ def test_the_index_reads_nothing_above_a_checkout_whose_root_is_a_package(
     (checkout / ".git").rename(checkout / "not-git")
     result = jaxlint("--no-cache", "bench.py", cwd=checkout)
     assert result.returncode == 1 and "JAX101" in result.stdout, result.stderr
+
+
+def test_the_index_follows_no_layout_folder_that_links_out_of_the_checkout(
+        tmp_path: Path) -> None:
+    # The index looks in the project's src/ for any of its files: a checkout whose src is a
+    # link out of it must not make the index read the files there (here: step() would make
+    # the script's region JAX work). The same package inside the checkout is read.
+    import subprocess as sp
+
+    outside = tmp_path / "outside"
+    (outside / "mylib").mkdir(parents=True)
+    (outside / "mylib" / "ops.py").write_text(
+        "import jax\n\n\n@jax.jit\ndef step(x):\n    return x * 2\n")
+    checkout = tmp_path / "checkout"
+    (checkout / "scripts").mkdir(parents=True)
+    sp.run(["git", "init", "-q", str(checkout)], check=True)
+    (checkout / "scripts" / "bench.py").write_text(
+        "import time\n\nimport jax.numpy as jnp\nfrom mylib.ops import step\n\n"
+        "x = jnp.ones(3)\nt0 = time.perf_counter()\ny = step(x)\n"
+        "print(time.perf_counter() - t0)\n")
+    (checkout / "src").symlink_to(outside)
+    result = jaxlint("--no-cache", "scripts/bench.py", cwd=checkout)
+    assert result.returncode == 0, result.stdout + result.stderr
+    (checkout / "src").unlink()
+    (checkout / "src").mkdir()
+    (outside / "mylib").rename(checkout / "src" / "mylib")
+    result = jaxlint("--no-cache", "scripts/bench.py", cwd=checkout)
+    assert result.returncode == 1 and "JAX101" in result.stdout, result.stderr
