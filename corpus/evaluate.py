@@ -601,6 +601,10 @@ def main(argv: list[str] | None = None) -> int:
     command = "python corpus/evaluate.py" + (" " + " ".join(argv) if argv else "")
     date = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     sets = repo_sets(args.jaxlint_src) if projects is None else None
+    if args.save_start and args.rescore and args.jaxlint_src is None:
+        print("evaluate: the repository's labelled sets are scored by the installed jaxlint, "
+              "not the saved run's; pass --jaxlint-src with the run's sources",
+              file=sys.stderr)
     if args.save_start and projects is None:
         START.write_text(json.dumps({"jaxlint": version, "date": date,
                                      "figures": headline(stats), "sets": sets}, indent=1)
