@@ -111,10 +111,19 @@ class Client:
                 self.notes.append(message)
 
     def diagnostics(self, uri: str) -> list[dict[str, Any]]:
+        """The next diagnostics published for ``uri``. Those of other documents that come
+        first are kept for their own turn: the server publishes in the order its lints
+        finish, which need not be the order the documents were opened in."""
+        method = "textDocument/publishDiagnostics"
+        for i, note in enumerate(self.notes):
+            if note["method"] == method and note["params"]["uri"] == uri:
+                return self.notes.pop(i)["params"]["diagnostics"]  # type: ignore[no-any-return]
         while True:
-            params = self.notification("textDocument/publishDiagnostics")
-            if params["uri"] == uri:
-                return params["diagnostics"]  # type: ignore[no-any-return]
+            message = self._next()
+            if message.get("method") == method and message["params"]["uri"] == uri:
+                return message["params"]["diagnostics"]  # type: ignore[no-any-return]
+            if "method" in message and "id" not in message:
+                self.notes.append(message)
 
     def start(self, root: Path) -> dict[str, Any]:
         result = self.request("initialize", {
