@@ -522,11 +522,15 @@ class Statements:
         found = self._periodic.get(stmt)
         if found is None:
             found = False
-            if "%" in self._code:
+            name = re.escape(counter)
+            if "%" in self._code or re.search(rf"\bif\b[^\n]*\b{name}\b", self._code):
                 text = self.module.code_for_node(stmt.body)
                 found = "%" in text or (
-                    re.search(rf"[(,]\s*(?:\w+\s*=\s*)?{re.escape(counter)}\s*[,)]",
-                              text) is not None and self._calls_periodic_helper(text))
+                    re.search(rf"[(,]\s*(?:\w+\s*=\s*)?{name}\s*[,)]",
+                              text) is not None and self._calls_periodic_helper(text)) or (
+                    # a test of the counter itself: ``if step == num_steps - 1:``
+                    re.search(rf"\bif\b[^\n]*\b{name}\b[^\n]*(==|!=|<|>)|"
+                              rf"\bif\b[^\n]*(==|!=|<|>)[^\n]*\b{name}\b", text) is not None)
             self._periodic[stmt] = found
         return found
 
@@ -547,33 +551,84 @@ class Statements:
 
     def _periodic_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """In the last round of a loop of known count (``Statements._loop_rounds``): the
-        outcome of ``counter % k == 0`` (``!=``, ``(counter + 1) % k``) for a known ``k``."""
-        if not self._final_rounds or not isinstance(test, cst.Comparison) or len(
-                test.comparisons) != 1:
+        outcome of a test of the counter against known integers, ``counter % k == 0``
+        (``!=``, ``(counter + 1) % k``), ``step == n - 1``, ``i + 1 == n``, ``i >= n - 1``,
+        and ``and``/``or``/``not`` of such tests; None for a test that is not decided by the
+        counters' last values alone."""
+        if not self._final_rounds:
             return None
-        comp = test.comparisons[0]
-        if not isinstance(comp.operator, (cst.Equal, cst.NotEqual)) or self._int_value(
-                comp.comparator) is None:
-            return None
-        left = test.left
-        if not (isinstance(left, cst.BinaryOperation) and isinstance(left.operator,
-                                                                      cst.Modulo)):
-            return None
-        counted, k = left.left, self._int_value(left.right)
-        offset = 0
-        if isinstance(counted, cst.BinaryOperation) and isinstance(
-                counted.operator, (cst.Add, cst.Subtract)):
-            c = self._int_value(counted.right)
-            if c is None:
+        counted: list[bool] = []
+        outcome = self._final_truth(test, counted)
+        return outcome if outcome is not None and counted else None
+
+    def _final_truth(self: FlowAnalysis, test: cst.BaseExpression,
+                     counted: list[bool]) -> bool | None:
+        """``test``'s truth with each loop counter at its last value (``_final_value``)."""
+        if isinstance(test, cst.BooleanOperation):
+            first = self._final_truth(test.left, counted)
+            second = self._final_truth(test.right, counted)
+            if first is None or second is None:
                 return None
-            offset = c if isinstance(counted.operator, cst.Add) else -c
-            counted = counted.left
-        if not isinstance(counted, cst.Name) or counted.value not in self._final_rounds or (
-                not k):
+            return (first and second) if isinstance(test.operator, cst.And) else (
+                first or second)
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            inner = self._final_truth(test.expression, counted)
+            return None if inner is None else not inner
+        if not isinstance(test, cst.Comparison):
             return None
-        value = self._final_rounds[counted.value]
-        holds = (value + offset) % k == self._int_value(comp.comparator)
-        return holds if isinstance(comp.operator, cst.Equal) else not holds
+        left = self._final_value(test.left, counted)
+        for comp in test.comparisons:
+            right = self._final_value(comp.comparator, counted)
+            if left is None or right is None:
+                return None
+            op = comp.operator
+            if isinstance(op, cst.Equal):
+                holds = left == right
+            elif isinstance(op, cst.NotEqual):
+                holds = left != right
+            elif isinstance(op, cst.LessThan):
+                holds = left < right
+            elif isinstance(op, cst.LessThanEqual):
+                holds = left <= right
+            elif isinstance(op, cst.GreaterThan):
+                holds = left > right
+            elif isinstance(op, cst.GreaterThanEqual):
+                holds = left >= right
+            else:
+                return None
+            if not holds:
+                return False
+            left = right
+        return True
+
+    def _final_value(self: FlowAnalysis, node: cst.BaseExpression,
+                     counted: list[bool]) -> int | None:
+        """An integer expression's value with each loop counter at its last value (noting
+        in ``counted`` that one took part): counters, known integers (``_int_value``) and
+        ``+ - * // %`` of them."""
+        if isinstance(node, cst.Name) and node.value in self._final_rounds:
+            counted.append(True)
+            return self._final_rounds[node.value]
+        if isinstance(node, cst.BinaryOperation) and isinstance(
+                node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide,
+                                cst.Modulo)):
+            left = self._final_value(node.left, counted)
+            right = self._final_value(node.right, counted)
+            if left is None or right is None:
+                return None
+            if isinstance(node.operator, cst.Add):
+                return left + right
+            if isinstance(node.operator, cst.Subtract):
+                return left - right
+            if isinstance(node.operator, cst.Multiply):
+                return left * right
+            if not right:
+                return None
+            return left // right if isinstance(node.operator, cst.FloorDivide) else left % right
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            inner = self._final_value(node.expression, counted)
+            return None if inner is None else -inner
+        return self._int_value(node)
 
     def _first_iteration_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """For ``if step == 0:`` (the innermost loop's counter against its first value):
