@@ -95,6 +95,9 @@ def test_pytest_benchmark_calibrates_but_pedantic_does_not() -> None:
                   "tests/test_g.py") == [("JAX105", LINE + 2)]
     assert _codes(head + "    benchmark.pedantic(lambda: g(x).block_until_ready(), rounds=10,"
                          " warmup_rounds=1)\n", "tests/test_g.py") == []
+    # one round of one run by default: a single cold run, and a benchmark's
+    assert _codes(head + "    benchmark.pedantic(lambda: g(x).block_until_ready())\n",
+                  "tests/test_g.py") == [("JAX105", LINE + 2)]
 
 
 def test_the_notebook_stand_in_is_the_name_the_analysis_knows() -> None:

@@ -185,7 +185,9 @@ class Harnesses:
         elif fixture:
             if attr != "pedantic" or "warmup_rounds" in keyword:
                 return False
-            counts = [_arg(report, "rounds", None), _arg(report, "iterations", None)]
+            # (one round of one iteration unless told: a single cold run)
+            counts = [_arg(report, "rounds", None) or "1",
+                      _arg(report, "iterations", None) or "1"]
         elif attr == NOTEBOOK_TIMEIT:
             if "number" not in keyword:
                 return False  # a notebook's ``%timeit`` without ``-n``
