@@ -91,6 +91,7 @@ class Statements:
     _final_rounds: dict[str, int]  # see FlowAnalysis
     _periodic_names: dict[str, cst.FunctionDef] | None  # see _calls_periodic_helper
     _periodic_fns: dict[cst.FunctionDef, bool]
+    _tested_counters: dict[str, bool]  # counter name -> an ``if`` of the file names it
 
     # ------------------------------------------------------------------ binding
     def _bind(self: FlowAnalysis, target: cst.BaseExpression, value: Value, st: State,
@@ -523,7 +524,11 @@ class Statements:
         if found is None:
             found = False
             name = re.escape(counter)
-            if "%" in self._code or re.search(rf"\bif\b[^\n]*\b{name}\b", self._code):
+            tested = self._tested_counters.get(counter)
+            if tested is None:  # (once per counter name: the file's text is read once)
+                tested = self._tested_counters[counter] = re.search(
+                    rf"\bif\b[^\n]*\b{name}\b", self._code) is not None
+            if "%" in self._code or tested:
                 text = self.module.code_for_node(stmt.body)
                 found = "%" in text or (
                     re.search(rf"[(,]\s*(?:\w+\s*=\s*)?{name}\s*[,)]",
