@@ -568,7 +568,8 @@ class Statements:
 
     def _final_truth(self: FlowAnalysis, test: cst.BaseExpression,
                      counted: list[bool]) -> bool | None:
-        """``test``'s truth with each loop counter at its last value (``_final_value``)."""
+        """``test``'s truth with each loop counter at its last value (``_int_value`` with
+        ``counted``)."""
         if isinstance(test, cst.BooleanOperation):
             first = self._final_truth(test.left, counted)
             second = self._final_truth(test.right, counted)
@@ -581,9 +582,9 @@ class Statements:
             return None if inner is None else not inner
         if not isinstance(test, cst.Comparison):
             return None
-        left = self._final_value(test.left, counted)
+        left = self._int_value(test.left, counted)
         for comp in test.comparisons:
-            right = self._final_value(comp.comparator, counted)
+            right = self._int_value(comp.comparator, counted)
             if left is None or right is None:
                 return None
             op = comp.operator
@@ -605,35 +606,6 @@ class Statements:
                 return False
             left = right
         return True
-
-    def _final_value(self: FlowAnalysis, node: cst.BaseExpression,
-                     counted: list[bool]) -> int | None:
-        """An integer expression's value with each loop counter at its last value (noting
-        in ``counted`` that one took part): counters, known integers (``_int_value``) and
-        ``+ - * // %`` of them."""
-        if isinstance(node, cst.Name) and node.value in self._final_rounds:
-            counted.append(True)
-            return self._final_rounds[node.value]
-        if isinstance(node, cst.BinaryOperation) and isinstance(
-                node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide,
-                                cst.Modulo)):
-            left = self._final_value(node.left, counted)
-            right = self._final_value(node.right, counted)
-            if left is None or right is None:
-                return None
-            if isinstance(node.operator, cst.Add):
-                return left + right
-            if isinstance(node.operator, cst.Subtract):
-                return left - right
-            if isinstance(node.operator, cst.Multiply):
-                return left * right
-            if not right:
-                return None
-            return left // right if isinstance(node.operator, cst.FloorDivide) else left % right
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-            inner = self._final_value(node.expression, counted)
-            return None if inner is None else -inner
-        return self._int_value(node)
 
     def _first_iteration_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """For ``if step == 0:`` (the innermost loop's counter against its first value):
@@ -844,16 +816,25 @@ class Statements:
             return bounds[0] is not None and bounds[0] <= 0
         return bounds[0] is not None and bounds[1] is not None and bounds[1] <= bounds[0]
 
-    def _int_value(self: FlowAnalysis, node: cst.BaseExpression) -> int | None:
+    def _int_value(self: FlowAnalysis, node: cst.BaseExpression,
+                   counted: list[bool] | None = None) -> int | None:
         """An integer literal, a parameter the caller left at an integer default, or a name
         whose every binding (in this frame, else at module level) is the same integer
-        literal (``n_warmup = 0``)."""
+        literal (``n_warmup = 0``), and ``+ - * // %`` of them. With ``counted``, in a loop's
+        last round (``_periodic_test``), a loop counter is its last value (and ``counted``
+        notes that one took part)."""
+        if counted is not None and isinstance(node, cst.Name) and (
+                node.value in self._final_rounds):
+            counted.append(True)
+            return self._final_rounds[node.value]
         value = int_literal(node)
         if value is not None:
             return value
         if isinstance(node, cst.BinaryOperation) and isinstance(
-                node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide)):
-            left, right = self._int_value(node.left), self._int_value(node.right)
+                node.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide,
+                                cst.Modulo)):
+            left = self._int_value(node.left, counted)
+            right = self._int_value(node.right, counted)
             if left is None or right is None:
                 return None
             if isinstance(node.operator, cst.Add):
@@ -862,7 +843,12 @@ class Statements:
                 return left - right
             if isinstance(node.operator, cst.Multiply):
                 return left * right
-            return left // right if right else None
+            if not right:
+                return None
+            return left // right if isinstance(node.operator, cst.FloorDivide) else left % right
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            inner = self._int_value(node.expression, counted)
+            return None if inner is None else -inner
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and (
                 node.value.value in self.parsed_args):
             # ``args.steps`` of ``args = parser.parse_args()``: the script's default
