@@ -41,7 +41,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from jaxlint.analysis.magics import timeit_options_end
+from jaxlint.analysis.magics import NOTEBOOK_TIMEIT, timeit_options_end
 from jaxlint.analysis.names import NO_EXTRAS, Extras
 from jaxlint.errors import SourceError
 from jaxlint.finding import Finding
@@ -50,7 +50,7 @@ from jaxlint.settings import Settings, might_matter
 if TYPE_CHECKING:
     from jaxlint.engine import FixResult
 
-_TIMEIT = "__jaxlint_timeit__"
+_TIMEIT = NOTEBOOK_TIMEIT
 HEADER = f"from timeit import timeit as {_TIMEIT}"
 _WRAP = "jax.block_until_ready("
 _FLAGS = ast.PyCF_ONLY_AST | getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)

@@ -19,13 +19,10 @@ from jaxlint.analysis.compiles import (
     COMPILE_WORDS,
     EXCLUDES_COMPILE,
     FIGURE_WORDS,
-    WARMS_UP,
     comments_of,
     drops_first_rounds,
-    measures_speed,
-    says_measuring,
 )
-from jaxlint.analysis.magics import timeit_options, timeit_options_end
+from jaxlint.analysis.magics import NOTEBOOK_TIMEIT, timeit_options, timeit_options_end
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
 from jaxlint.analysis.table import Table
@@ -37,9 +34,6 @@ from jaxlint.analysis.values import (
     Ref,
     Value,
 )
-
-# the call a notebook's ``%timeit`` stands as (``jaxlint.notebook``)
-NOTEBOOK_TIMEIT = "__jaxlint_timeit__"
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
@@ -199,10 +193,14 @@ class Harnesses:
                       _arg(report, "repeat", 0 if report is not source else 3) or "5"]
         else:
             return False
-        if all(_literal_int(c) == 1 for c in counts) and not self._says_speed(text):
+        running = self.frame.func  # (the function the harness is called in)
+        if all(_literal_int(c) == 1 for c in counts) and not (
+                self._named_for_speed(running.node if running is not None else None)
+                or FIGURE_WORDS.search(text)):
             # The figure is the first run alone (``timeit.timeit(..., number=1)``,
             # ``%timeit -n 1 -r 1``): a cold call timed as ``%time`` times one, which is a
-            # measurement of speed only where the region's policy says so.
+            # measurement of speed only where the region's policy says so (its file or
+            # function is named for it, or the statement prints a latency or a rate).
             return False
         if attr != "repeat":
             return True
@@ -215,22 +213,6 @@ class Harnesses:
             scope = self.frame.func.node if self.frame.func is not None else self.module
             return not drops_first_rounds(self.module.code_for_node(scope), targets)
         return True
-
-    def _says_speed(self: FlowAnalysis, text: str) -> bool:
-        """Whether a harness timing one cold call measures speed: its file is named for it
-        or warms a function up elsewhere, its function is named for it, or its statement
-        prints a latency or a per-call figure (``compiles.measures_speed``, as
-        ``Timers._measures_speed`` asks of a region)."""
-        if self._measuring_file is None:
-            self._measuring_file = measures_speed(self.path) or (
-                WARMS_UP.search(self._code) is not None)
-        if self._measuring_file:
-            return True
-        func = self.frame.func
-        if func is not None and isinstance(func.node, cst.FunctionDef) and says_measuring(
-                func.node.name.value):
-            return True
-        return FIGURE_WORDS.search(text) is not None
 
     def _leaves_work(self: FlowAnalysis, node: cst.BaseExpression, value: Value,
                      setup: cst.BaseExpression | None,

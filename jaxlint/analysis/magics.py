@@ -9,6 +9,10 @@ import re
 
 _WORD = re.compile(r"\S*")
 
+# The call a notebook's ``%timeit`` / ``%time`` stands as in the module the analysis reads
+# (``jaxlint.notebook``); the harness analysis knows it by this name.
+NOTEBOOK_TIMEIT = "__jaxlint_timeit__"
+
 
 def timeit_options_end(text: str, pos: int) -> int | None:
     """Where ``%timeit``'s statement starts after its options (getopt ``n:r:tcp:qo``), or

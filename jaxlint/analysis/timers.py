@@ -820,15 +820,8 @@ class Timers:
         of a loop in the region that repeats the compiling call with the same arguments on
         every round (a benchmark loop; a training loop feeds each round's results to the
         next)."""
-        if self._measuring_file is None:  # (once per file: its path and its text)
-            self._measuring_file = measures_speed(self.path) or (
-                WARMS_UP.search(self._code) is not None)
-        if self._measuring_file:
-            return True
         scope = self.scope_of.get(stop)
-        if isinstance(scope, cst.FunctionDef) and (
-                says_measuring(scope.name.value)
-                or any(says_measuring(k) for k in self._classes_of(scope))):
+        if self._named_for_speed(scope):
             return True
         bound = frozenset(bound_names(stmt))
         uses = self._statements_using(bound, scope, stmt) if bound else []
@@ -846,6 +839,20 @@ class Timers:
         texts = [self.module.code_for_node(stmt)]
         texts += [_label_of(use, set(bound), self.module) for use in uses]
         return any(FIGURE_WORDS.search(t) for t in texts)
+
+    def _named_for_speed(self: FlowAnalysis, scope: cst.CSTNode | None) -> bool:
+        """Whether the code around a timing says it measures speed: its file is named for
+        it or warms a function up (``compiles.WARMS_UP``), or its function or that
+        function's class is named for it (``bench_rbf()``, ``class ConvBench``). Asked by
+        regions (``_measures_speed``) and by harnesses timing one cold run."""
+        if self._measuring_file is None:  # (once per file: its path and its text)
+            self._measuring_file = measures_speed(self.path) or (
+                WARMS_UP.search(self._code) is not None)
+        if self._measuring_file:
+            return True
+        return isinstance(scope, cst.FunctionDef) and (
+            says_measuring(scope.name.value)
+            or any(says_measuring(k) for k in self._classes_of(scope)))
 
     def _classes_of(self: FlowAnalysis, func: cst.FunctionDef) -> list[str]:
         """The names of the classes whose bodies hold ``func`` (a method's class)."""
