@@ -532,11 +532,14 @@ class ProjectIndex(Mapping[str, "Value"]):
                 return False
         return False
 
-    def may_time(self, qualified: str) -> bool:
+    def may_time(self, qualified: str, hops: int = 0) -> bool:
         """Whether ``qualified`` may be a timer: the module it comes from can define one
-        (``settings.may_define_timer``), or names it as imported from elsewhere (a package's
-        ``__init__`` re-exporting it). Reads the module's bytes, never analyses them: a
-        ``with`` item outside any timing is looked up only when this says yes."""
+        (``settings.may_define_timer``), or imports it from a module that can (a package's
+        ``__init__`` re-exporting it, followed as far as ``_lookup`` follows one). Reads
+        the modules' bytes, never analyses them: a call or ``with`` item outside any
+        timing is looked up only when this says yes. (A package re-exporting its layers,
+        ``nnx.LayerNorm``, made every such call analyse the layer's module to find no
+        timer there.)"""
         from jaxlint.settings import may_define_timer
 
         parts = qualified.split(".")
@@ -553,7 +556,14 @@ class ProjectIndex(Mapping[str, "Value"]):
                 except OSError:
                     data = b""
                 found = self._may_time[key] = may_define_timer(data, self.extras)
-            return found or self._imported_from(".".join(parts[:i]), parts[i]) is not None
+            if found:
+                return True
+            origin = self._imported_from(".".join(parts[:i]), parts[i])
+            if origin is None or origin == qualified:
+                return False
+            if hops >= MAX_REEXPORTS:
+                return True  # (not followed further: taken for a timer's module)
+            return self.may_time(".".join([origin, *parts[i + 1:]]), hops + 1)
         return False
 
     def __getitem__(self, key: str) -> Value:

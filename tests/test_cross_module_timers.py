@@ -189,6 +189,62 @@ def test_timers_a_package_reexports(tmp_path: Path) -> None:
                                              ["proj/bench.py:16:10:", "JAX101"]], lint.stdout
 
 
+
+LAYERS = '''\
+import jax.numpy as jnp
+
+
+class Dense:
+    def __init__(self, n):
+        self.w = jnp.ones((n, n))
+
+    def __call__(self, x):
+        return x @ self.w
+'''
+
+THROUGH_TWO_PACKAGES = '''\
+import jax.numpy as jnp
+
+import proj
+
+layer = proj.Dense(8)
+
+
+def main():
+    x = jnp.ones((8, 8))
+    layer(x).block_until_ready()
+    with proj.Timer("two packages up"):
+        y = layer(x)
+    return y
+'''
+
+
+def test_reexports_are_followed_to_the_module_that_defines_them(tmp_path: Path) -> None:
+    """A package re-exporting its layers and its timer through a subpackage
+    (``proj.Dense`` from ``proj.nn.layers``, ``proj.Timer`` from ``proj.timing``): a call of
+    the layer outside any timing is not looked up (its module reads no clock, so it cannot
+    define a timer: analysing it would find none), and the timer is still followed."""
+    from jaxlint.project import ProjectIndex
+
+    pkg = tmp_path / "proj"
+    (pkg / "nn").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from .nn import Dense, Timer  # noqa: F401\n")
+    (pkg / "nn" / "__init__.py").write_text(
+        "from .layers import Dense  # noqa: F401\nfrom ..timing import Timer  # noqa: F401\n")
+    (pkg / "nn" / "layers.py").write_text(LAYERS)
+    (pkg / "timing.py").write_text(UTILS)
+    (pkg / "bench.py").write_text(THROUGH_TWO_PACKAGES)
+    index = ProjectIndex([str(tmp_path)])
+    assert not index.may_time("proj.Dense")
+    assert not index.may_time("proj.nn.Dense.__call__")
+    assert index.may_time("proj.Timer")
+    assert index.may_time("proj.nn.Timer")
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/bench.py:11:10:", "JAX101"]], lint.stdout
+
+
 CLOCK = '''\
 import time
 
