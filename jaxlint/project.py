@@ -162,17 +162,21 @@ def _import_source(node: object, package: str) -> str:
     return ".".join(p for p in (base, node.module or "") if p)
 
 
-def _from_imports(path: str, module: str) -> dict[str, str]:
-    """``{name: absolute origin}`` of the ``from X import name [as other]`` statements at
-    the top level of ``path`` (module ``module``), also inside ``try``/``if`` blocks there."""
+def _top_level(path: str, module: str) -> tuple[dict[str, str], frozenset[str]]:
+    """What the top level of ``path`` (module ``module``) binds, read with CPython's
+    parser, also inside ``try``/``if`` blocks there: ``{name: absolute origin}`` of its
+    ``from X import name [as other]`` statements, and the names only ``class`` statements
+    bind (no other statement of the top level binds them)."""
     import ast
 
     try:
         tree = ast.parse(read(path))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return {}
+        return {}, frozenset()
     package = _package_of(path, module)
     out: dict[str, str] = {}
+    classes: set[str] = set()
+    others: set[str] = set()
     todo: list[ast.stmt] = list(tree.body)
     while todo:
         node = todo.pop()
@@ -183,13 +187,27 @@ def _from_imports(path: str, module: str) -> dict[str, str]:
                 for handler in node.handlers:
                     todo.extend(handler.body)
             continue
+        if isinstance(node, ast.ClassDef):
+            classes.add(node.name)
+            continue
+        # every other name the statement binds (a def, an assignment, an import, a
+        # ``for`` or ``with`` target, a walrus): the name may hold something else
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                others.add(inner.id)
+            elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                others.add(inner.name)
+            elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+                others.update((a.asname or a.name).split(".")[0] for a in inner.names)
+            elif isinstance(inner, (ast.Global, ast.Nonlocal)):
+                others.update(inner.names)
         if not isinstance(node, ast.ImportFrom):
             continue
         source = _import_source(node, package)
         for alias in node.names:
             if alias.name != "*" and source:
                 out.setdefault(alias.asname or alias.name, f"{source}.{alias.name}")
-    return out
+    return out, frozenset(classes - others)
 
 
 def _reads_clock_in_function(tree: object) -> bool:
@@ -241,13 +259,14 @@ class _Memo:
     configuration. Whoever asks records the file as a dependency (``used``, ``absent``)
     whether or not the answer was known: a cached result stays keyed by what it read."""
 
-    __slots__ = ("computes", "imports", "may_time", "misses", "paths")
+    __slots__ = ("classes", "computes", "imports", "may_time", "misses", "paths")
 
     def __init__(self) -> None:
         self.paths: dict[str, str | None] = {}
         self.misses: dict[str, list[str]] = {}
         self.computes: dict[str, bool | bytes] = {}
         self.imports: dict[str, dict[str, str]] = {}
+        self.classes: dict[str, frozenset[str]] = {}
         self.may_time: dict[str, bool] = {}
 
 
@@ -300,6 +319,8 @@ class ProjectIndex(Mapping[str, "Value"]):
         self._busy: set[str] = parent._busy if parent is not None else set()
         # module file -> {name: where it imports it from} (see ``_imported_from``)
         self._imports: dict[str, dict[str, str]] = memo.imports
+        # module file -> the names only its top-level ``class`` statements bind
+        self._classes: dict[str, frozenset[str]] = memo.classes
         # module file -> whether it may define a timer (see ``may_time``)
         self._may_time: dict[str, bool] = memo.may_time
         # module file -> whether a JAX value can come from it (see ``carries_jax``)
@@ -540,23 +561,12 @@ class ProjectIndex(Mapping[str, "Value"]):
         timing is looked up only when this says yes. (A package re-exporting its layers,
         ``nnx.LayerNorm``, made every such call analyse the layer's module to find no
         timer there.)"""
-        from jaxlint.settings import may_define_timer
-
         parts = qualified.split(".")
         for i in range(len(parts) - 1, 0, -1):
             path = self._file_for(".".join(parts[:i]))
             if path is None:
                 continue
-            key = os.path.abspath(path)
-            self._sink().used.add(key)
-            found = self._may_time.get(key)  # (of the module, whatever the name)
-            if found is None:
-                try:
-                    data = read(path)
-                except OSError:
-                    data = b""
-                found = self._may_time[key] = may_define_timer(data, self.extras)
-            if found:
+            if self._module_may_time(path):
                 return True
             origin = self._imported_from(".".join(parts[:i]), parts[i])
             if origin is None or origin == qualified:
@@ -573,9 +583,33 @@ class ProjectIndex(Mapping[str, "Value"]):
         finally:
             _linting.pop()
 
+    def _module_may_time(self, path: str) -> bool:
+        """Whether the module file ``path`` can define a timer (``may_define_timer``, of
+        its bytes: never false for a module that can)."""
+        from jaxlint.settings import may_define_timer
+
+        key = os.path.abspath(path)
+        self._sink().used.add(key)
+        found = self._may_time.get(key)  # (of the module, whatever the name)
+        if found is None:
+            try:
+                data = read(path)
+            except OSError:
+                data = b""
+            found = self._may_time[key] = may_define_timer(data, self.extras)
+        return found
+
     def _lookup(self, key: str, hops: int = 0) -> Value:
         module, _, name = key.rpartition(".")
         if not module:
+            raise KeyError(key)
+        path = self._file_for(module)
+        if path is not None and name in self._top(module, path)[1] and (
+                not self._module_may_time(path)):
+            # A class (``nnx.Linear``, asked for when a clock runs around a call of it) of
+            # a module that cannot define a timer: a class is exported only as a timer
+            # (``FlowAnalysis.export``), so there is nothing to tell, and the module is
+            # not analysed to learn so.
             raise KeyError(key)
         exported = self._exports(module)
         if name in exported:
@@ -615,11 +649,16 @@ class ProjectIndex(Mapping[str, "Value"]):
         path = self._file_for(module)
         if path is None:
             return None
+        return self._top(module, path)[0].get(name)
+
+    def _top(self, module: str, path: str) -> tuple[dict[str, str], frozenset[str]]:
+        """``_top_level`` of the module file ``path``, read once per run."""
         key = os.path.abspath(path)
         imports = self._imports.get(key)
         if imports is None:
-            imports = self._imports[key] = _from_imports(path, module)
-        return imports.get(name)
+            imports, self._classes[key] = _top_level(path, module)
+            self._imports[key] = imports
+        return imports, self._classes[key]
 
     def __contains__(self, key: object) -> bool:
         if not isinstance(key, str):

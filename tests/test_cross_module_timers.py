@@ -364,3 +364,38 @@ def test_a_timer_class_of_a_package_outside_the_project_is_guessed_by_its_name(
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert ("                w = train_step(w, x)\n            jax.block_until_ready(w)\n"
             "        print(epoch, train_timer())") in (tmp_path / "train.py").read_text()
+
+
+MIXED = '''\
+import jax
+import jax.numpy as jnp
+
+
+class Step:
+    pass
+
+
+Step = jax.jit(lambda x: jnp.tanh(x))
+'''
+
+
+def test_a_class_of_a_module_that_reads_no_clock_is_not_analysed(tmp_path: Path) -> None:
+    """Asked for a class (a layer called with a clock running), the index exports a class
+    only as a timer: one of a module whose bytes cannot define a timer is answered without
+    analysing the module. A timer class is still found, and a name that a ``class``
+    statement binds and an assignment rebinds is analysed as before."""
+    from jaxlint.analysis.values import JaxCallable, TimerFactory
+    from jaxlint.project import ProjectIndex
+
+    pkg = tmp_path / "proj"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "layers.py").write_text(LAYERS)
+    (pkg / "timing.py").write_text(UTILS)
+    (pkg / "mixed.py").write_text(MIXED)
+    index = ProjectIndex([str(tmp_path)])
+    assert "proj.layers.Dense" not in index
+    assert not any(path.endswith("layers.py") for path in index._modules)
+    assert isinstance(index["proj.timing.Timer"], TimerFactory)
+    assert isinstance(index["proj.mixed.Step"], JaxCallable)
+    assert any(path.endswith("mixed.py") for path in index._modules)
