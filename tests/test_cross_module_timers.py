@@ -189,7 +189,6 @@ def test_timers_a_package_reexports(tmp_path: Path) -> None:
                                              ["proj/bench.py:16:10:", "JAX101"]], lint.stdout
 
 
-
 LAYERS = '''\
 import jax.numpy as jnp
 
