@@ -311,3 +311,14 @@ def growth_ratio(shape: Callable[[int], str] | str, *args: int) -> float:
                            *map(str, args)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     return float(proc.stdout)
+
+
+def settled_ratio(limit: float, shape: Callable[[int], str] | str, *args: int) -> float:
+    """``growth_ratio(shape, *args)``, measured once more when it is over ``limit``, the
+    lower of the two: another test process's burst of work can slow one size's best-of-five
+    (6.4x seen once in four full runs under ``-n auto`` on 2 cores, 4.1-4.2x alone five times
+    of five; a dict of 400 -> 1,600 JAX values 6.5x once in three CI runs, 4.2x alone three
+    times of three), while a cost that really grows faster than the input is over the limit
+    both times."""
+    ratio = growth_ratio(shape, *args)
+    return ratio if ratio <= limit else min(ratio, growth_ratio(shape, *args))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, growth_ratio, jaxlint
+from helpers import ROOT, jaxlint, settled_ratio
 
 from jaxlint import lint_source
 from jaxlint.errors import SourceError
@@ -39,19 +39,9 @@ import growth  # noqa: E402
                               "timers_across_calls", "regions_with_branches"])
 def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[int], str],
                                                               size: int) -> None:
-    ratio = _settled_ratio(6, shape, size)
+    ratio = settled_ratio(6, shape, size)
     assert ratio <= 6, f"{shape.__name__} ({size} -> {4 * size}): 4x the input cost " \
                        f"{ratio:.1f}x the time"
-
-
-def _settled_ratio(limit: float, shape: Callable[[int], str] | str, *args: int) -> float:
-    """``growth_ratio(shape, *args)``, measured once more when it is over ``limit``, the
-    lower of the two: another test process's burst of work can slow one size's best-of-five
-    (6.4x seen once in four full runs under ``-n auto`` on 2 cores, 4.1-4.2x alone five times
-    of five), while a cost that really grows faster than the input is over the limit both
-    times."""
-    ratio = growth_ratio(shape, *args)
-    return ratio if ratio <= limit else min(ratio, growth_ratio(shape, *args))
 
 
 # Random programs (benchmarks/random_programs.py) mix every construct, so a change cannot be
@@ -60,7 +50,7 @@ def _settled_ratio(limit: float, shape: Callable[[int], str] | str, *args: int) 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_random_programs_four_times_as_long_cost_at_most_six_times(seed: int) -> None:
-    ratio = _settled_ratio(6, "program", seed, 300)
+    ratio = settled_ratio(6, "program", seed, 300)
     assert ratio <= 6, f"program({seed}, 300 -> 1200): 4x the input cost {ratio:.1f}x the time"
 
 
