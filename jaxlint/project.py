@@ -604,12 +604,13 @@ class ProjectIndex(Mapping[str, "Value"]):
         if not module:
             raise KeyError(key)
         path = self._file_for(module)
-        if path is not None and name in self._top(module, path)[1] and (
-                not self._module_may_time(path)):
+        if path is not None and not self._module_may_time(path) and (
+                name in self._top(module, path)[1]):
             # A class (``nnx.Linear``, asked for when a clock runs around a call of it) of
             # a module that cannot define a timer: a class is exported only as a timer
             # (``FlowAnalysis.export``), so there is nothing to tell, and the module is
-            # not analysed to learn so.
+            # not analysed to learn so. (The bytes first: a module that may define a timer
+            # is analysed anyway, and its top level need not be parsed for this.)
             raise KeyError(key)
         exported = self._exports(module)
         if name in exported:
