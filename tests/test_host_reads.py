@@ -101,3 +101,45 @@ def test_flax_summary_writer_copies_what_it_writes(write: str,
     # timed loop is part of the work timed), where writing only text leaves the steps running
     found = lint_source(WRITER.format(write=write), "train.py")
     assert [(f.code, f.line) for f in found] == expected, found
+
+
+ZIP_ON_HOST = """\
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as onp
+
+step = jax.jit(lambda a: (a * 2, jnp.sum(a)))
+
+
+def tree_zip_onp(xs):
+    xs = {listed}
+    _, tree_def = jax.tree_util.tree_flatten(xs[0])
+    ys = map(onp.asarray, zip(*map(lambda x: jax.tree_util.tree_flatten(x)[0], xs)))
+    return jax.tree_util.tree_unflatten(tree_def, ys)
+
+
+def curves(x, n):
+    losses = []
+    for _ in range(n):
+        x, loss = step(x)
+        losses.append({{"loss": loss}})
+    return tree_zip_onp(losses)
+
+
+x = jnp.ones(8)
+curves(x, 2)
+tick = time.time()
+out = curves(x, 10)
+print(time.time() - tick)
+"""
+
+
+@pytest.mark.parametrize("listed", ["list(xs)", "tuple(xs)", "sorted(xs, key=len)"])
+def test_an_element_of_a_list_made_of_a_parameter_is_no_device_work(listed: str) -> None:
+    # ``xs = list(xs)`` makes a Python sequence of what it was given (a list of step
+    # results here): taking ``xs[0]`` out of it is no JAX work left running. The helper
+    # copies every loss to the host, so the region is synced through a copy (JAX104)
+    found = lint_source(ZIP_ON_HOST.format(listed=listed), "curves.py")
+    assert [(f.code, f.line) for f in found] == [("JAX104", 29)], found

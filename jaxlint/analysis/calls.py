@@ -449,6 +449,12 @@ class Calls:
                  "builtins.reversed") and len(values) == 1 and isinstance(
                     values[0], JaxVal) and values[0].container:
             return values[0]  # ``list(outs)`` of a list of results: the same elements
+        if q in ("builtins.list", "builtins.tuple", "builtins.sorted",
+                 "builtins.reversed") and len(node.args) >= 1 and node.args[0].keyword is None and (
+                    not node.args[0].star) and isinstance(values[0], JaxVal):
+            # ``xs = list(xs)`` of a value that may be an array or a pytree: a Python
+            # sequence of its elements now, and taking one out is no device work
+            return replace(values[0], container=True)
         if q in ("builtins.list", "builtins.tuple", "builtins.dict", "builtins.sorted",
                  "builtins.reversed") or q in names.RESTRUCTURE:
             return union_jax(values) or union_elements(values)
