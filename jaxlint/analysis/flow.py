@@ -168,6 +168,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.context_of: dict[Site, tuple[tuple[cst.CSTNode, ...], tuple[cst.CSTNode, ...]]] = {}
         self._next_stmt: cst.CSTNode | None = None
         self._prev_stmt: cst.CSTNode | None = None
+        # a block's ``if`` statements of one test (``correlated_ifs``), by its first statement
+        self._correlated: dict[cst.CSTNode, dict[int, tuple[int, str]]] = {}
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
         # the loops (of every frame on the call stack) around a host copy and a timer read:

@@ -20,6 +20,7 @@ from jaxlint.analysis.state import State, changed_names, join_states
 from jaxlint.analysis.syntax import (
     StmtLoc,
     children,
+    correlated_ifs,
     counter_start,
     dotted,
     empty_literal,
@@ -28,6 +29,7 @@ from jaxlint.analysis.syntax import (
     literal_text,
     literal_truth,
     main_test,
+    test_key,
 )
 from jaxlint.analysis.values import (
     CALLABLES,
@@ -180,11 +182,22 @@ class Statements:
         st.timers.pop(key, None)
 
     # ------------------------------------------------------------------ statements
-    def _exec_block(self: FlowAnalysis, body: Sequence[cst.CSTNode], st: State) -> State:
+    def _exec_block(self: FlowAnalysis, body: Sequence[cst.CSTNode], st: State,
+                    start: int = 0, stop: int | None = None) -> State:
         top = body is self.module.body
-        for i, stmt in enumerate(body):
+        correlated = (self._correlated_of(body) if stop is None and self.frame.forced is None
+                      else {})
+        end = len(body) if stop is None else stop
+        i = start
+        while i < end:
             if not st.live:
                 break
+            split = correlated.get(i)
+            if split is not None:
+                st = self._exec_correlated(body, i, split, st)
+                i = split[0] + 1
+                continue
+            stmt = body[i]
             if top:
                 self._top = stmt
             # what follows: a timer read's statement and the next one may name the region
@@ -192,7 +205,37 @@ class Statements:
             self._next_stmt = body[i + 1] if i + 1 < len(body) else None
             self._prev_stmt = body[i - 1] if i else None
             st = self._exec_stmt(stmt, st)
+            i += 1
         return st
+
+    def _correlated_of(self: FlowAnalysis, body: Sequence[cst.CSTNode]
+                       ) -> dict[int, tuple[int, str]]:
+        """``correlated_ifs`` of a block, read off its syntax once."""
+        if not body:
+            return {}
+        found = self._correlated.get(body[0])
+        if found is None:
+            found = self._correlated[body[0]] = correlated_ifs(body)
+        return found
+
+    def _exec_correlated(self: FlowAnalysis, body: Sequence[cst.CSTNode], first: int,
+                         split: tuple[int, str], st: State) -> State:
+        """``body[first]`` to ``body[last]``, which begin and end with an ``if`` of the same
+        test that nothing between may change (``if use_jax: y = f(x)`` ... ``if use_jax:
+        y.block_until_ready()``): run once with the test true and once false, and join.
+        A path on which the two take different branches cannot happen, so it is not
+        followed. (Not nested: the statements are run twice at most, so cost stays
+        linear.)"""
+        last, key = split
+        ends = []
+        frame = self.frame
+        for truth in (True, False):
+            frame.forced = (key, truth)
+            try:
+                ends.append(self._exec_block(body, st.copy(), first, last + 1))
+            finally:
+                frame.forced = None
+        return join_states(ends)
 
     def _exec_suite(self: FlowAnalysis, suite: cst.BaseSuite, st: State) -> State:
         if isinstance(suite, cst.IndentedBlock):
@@ -324,6 +367,11 @@ class Statements:
         self._loc = StmtLoc(stmt, not is_elif)
         self._truth(self._eval(stmt.test, st), st)
         first = self._known_test(stmt.test, st)
+        forced = self.frame.forced
+        if first is None and forced is not None:
+            key = test_key(stmt.test)
+            if key is not None and key[0] == forced[0]:
+                first = forced[1]  # (``_exec_correlated``)
         if first is None and self.imported and self.frame is self._module_frame:
             first = main_test(stmt.test)
         if first is None:

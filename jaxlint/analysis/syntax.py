@@ -330,3 +330,117 @@ def annotated_fields(node: cst.ClassDef) -> dict[str, cst.BaseExpression]:
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                     out.setdefault(small.target.value, small.annotation.annotation)
     return out
+
+
+_LITERALS = (cst.Integer, cst.Float, cst.SimpleString)
+
+
+def test_key(test: cst.BaseExpression) -> tuple[str, frozenset[str], frozenset[str]] | None:
+    """A test made only of names (``use_jax``, ``args.backend``), literals, comparisons
+    and ``not``/``and``/``or``, as a text two equal tests share, the names it reads, and
+    those of them whose answer a mutation may change (read for their truth or through an
+    attribute; not ``x is None``, ``mode == "jax"``). None for any other test (a call, a
+    subscript: it may give another answer each time)."""
+    if isinstance(test, (cst.Name, cst.Attribute)):
+        path = dotted(test)
+        if path is None:
+            return None
+        if path in ("True", "False", "None"):
+            return path, frozenset(), frozenset()
+        root = frozenset({path.partition(".")[0]})
+        return path, root, root
+    if isinstance(test, _LITERALS):
+        return test.value, frozenset(), frozenset()
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = test_key(test.expression)
+        return None if inner is None else (f"not ({inner[0]})", inner[1], inner[2])
+    if isinstance(test, cst.BooleanOperation):
+        left, right = test_key(test.left), test_key(test.right)
+        if left is None or right is None:
+            return None
+        op = "and" if isinstance(test.operator, cst.And) else "or"
+        return f"({left[0]}) {op} ({right[0]})", left[1] | right[1], left[2] | right[2]
+    if isinstance(test, cst.Comparison):
+        parts = [test.left, *(comp.comparator for comp in test.comparisons)]
+        text, read, mutable = "", frozenset[str](), frozenset[str]()
+        for n, part in enumerate(parts):
+            key = test_key(part)
+            if key is None:
+                return None
+            op = type(test.comparisons[n - 1].operator).__name__ if n else ""
+            text = f"{text} {op} {key[0]}" if n else key[0]
+            read |= key[1]
+            if isinstance(part, cst.Attribute):
+                mutable |= key[2]
+        return text, read, mutable
+    return None
+
+
+def _writes(node: cst.CSTNode, roots: frozenset[str], mutable: frozenset[str]) -> bool:
+    """Whether running ``node`` may change what a test of ``roots`` reads: it binds one
+    (an assignment, a loop or ``with`` target, an import, a definition, ``del``,
+    ``global``/``nonlocal``), assigns into one (``args.x = 1``, ``q[0] = 1``), or calls
+    something that is given one of ``mutable`` or is a method of one (``q.pop()``,
+    ``update(args)``)."""
+    for n in walk(node):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(n, cst.AssignTarget):
+            targets.append(n.target)
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+            targets.append(n.target)
+        elif isinstance(n, (cst.For, cst.CompFor)):
+            targets.append(n.target)
+        elif isinstance(n, cst.AsName):
+            targets.append(n.name)
+        elif isinstance(n, cst.NamedExpr):
+            targets.append(n.target)
+        elif isinstance(n, cst.Del):
+            targets.append(n.target)
+        elif isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            if n.name.value in roots:
+                return True
+        elif isinstance(n, (cst.Global, cst.Nonlocal)):
+            if any(item.name.value in roots for item in n.names):
+                return True
+        elif isinstance(n, cst.ImportAlias):
+            if n.asname is None and str(dotted(n.name)).partition(".")[0] in roots:
+                return True
+        elif isinstance(n, cst.Call) and mutable:
+            if names_in(n) & mutable:
+                return True
+        for target in targets:
+            for part in walk(target):
+                if isinstance(part, cst.Name) and part.value in roots:
+                    return True
+    return False
+
+
+def correlated_ifs(body: Sequence[cst.CSTNode]) -> dict[int, tuple[int, str]]:
+    """``if`` statements of one block that test the same simple condition (``test_key``)
+    with nothing between them that may change it: {the first one's index: (the last
+    one's index, the test's key)}. Both take the same branch on any one path."""
+    keyed: list[tuple[int, str, frozenset[str], frozenset[str]]] = []
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, cst.If):
+            found = test_key(stmt.test)
+            if found is not None and found[1]:
+                keyed.append((i, *found))
+    if len(keyed) < 2 or len({k for _, k, _, _ in keyed}) == len(keyed):
+        return {}
+    out: dict[int, tuple[int, str]] = {}
+    covered = -1
+    for n, (i, key, roots, mutable) in enumerate(keyed):
+        if i <= covered:
+            continue
+        last = i
+        scanned = i  # body[i:scanned] may not change the test
+        for j, other, _, _ in keyed[n + 1:]:
+            if other != key:
+                continue
+            if any(_writes(body[k], roots, mutable) for k in range(scanned, j)):
+                break
+            last, scanned = j, j
+        if last > i:
+            out[i] = (last, key)
+            covered = last
+    return out

@@ -1,0 +1,88 @@
+"""Two ``if`` statements with the same test take the same branch (README, "Which paths
+count"): a sync under the second covers work dispatched under the first."""
+
+from __future__ import annotations
+
+import pytest
+
+from jaxlint import lint_source
+
+COMPARE = """\
+import time
+
+import jax
+import numpy as np
+
+f_jax = jax.jit(lambda a: a @ a)
+
+
+def run(use_jax, x):
+    t0 = time.perf_counter()
+    if {test}:
+        y = f_jax(x)
+    else:
+        y = np.dot(x, x)
+    {between}
+    if {test}:
+        y.block_until_ready()
+    return time.perf_counter() - t0
+"""
+
+
+@pytest.mark.parametrize("test", ["use_jax", "not use_jax", "use_jax == 'jax'",
+                                  "use_jax and x is not None"])
+def test_the_same_test_twice_takes_the_same_branch(test: str) -> None:
+    # the JAX path waits under the second ``if``; the NumPy path has nothing to wait for
+    source = COMPARE.format(test=test, between="print('ran')")
+    assert lint_source(source, "compare.py") == []
+
+
+@pytest.mark.parametrize("between", ["use_jax = False", "use_jax = flip(use_jax)",
+                                     "for use_jax in (True, False): pass",
+                                     "x, use_jax = x, None", "del use_jax"])
+def test_a_test_changed_between_is_followed_both_ways(between: str) -> None:
+    # the second test may answer otherwise: the JAX path that skips the wait is real
+    found = lint_source(COMPARE.format(test="use_jax", between=between), "compare.py")
+    assert [(f.code, f.line) for f in found] == [("JAX101", 18)], found
+
+
+def test_a_call_given_the_tested_object_may_change_it() -> None:
+    # ``pending.clear()`` may empty the list the test reads
+    source = COMPARE.format(test="pending", between="pending.clear()").replace(
+        "def run(use_jax, x):", "def run(pending, x):")
+    found = lint_source(source, "compare.py")
+    assert [(f.code, f.line) for f in found] == [("JAX101", 18)], found
+
+
+FRAMES = """\
+import time
+
+import jax
+import numpy as np
+
+step = jax.jit(lambda a: a * 2)
+
+
+def track(x, frames, pos):
+    t = time.time()
+    n = 0
+    for frame in frames:
+        if pos:
+            x = step(x)
+        show(frame)
+        if pos:
+            n += 1
+            if time.time() - t > 5:
+                print(n / (time.time() - t), "frames per second")
+                t = time.time()
+        if pos:
+            np.asarray(x)
+"""
+
+
+def test_a_read_between_two_tests_of_a_flag_sees_its_own_path() -> None:
+    # the stop read (line 19) is reached only when ``pos`` held: the step of that round is
+    # running (the copy comes after the read), and so the read is flagged; without the
+    # middle test the step is still judged the same way
+    found = lint_source(FRAMES, "demo.py")
+    assert [(f.code, f.line) for f in found] == [("JAX101", 19)], found
