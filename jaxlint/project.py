@@ -615,18 +615,22 @@ class ProjectIndex(Mapping[str, "Value"]):
         exported = self._exports(module)
         if name in exported:
             return exported[name]
-        # ``from proj import Timer`` where proj/__init__.py says ``from .timing import Timer``.
-        # Timers only: what a package re-exports of its own work is judged by its name, as
-        # before (flax's ``nnx`` is a JAX library to the files of flax's own repository too).
+        # ``from proj import Timer`` where proj/__init__.py says ``from .timing import Timer``,
+        # or ``proj.simulate``: what the package re-exports is what its module defines. Not
+        # of a known JAX library (flax's ``nnx`` in flax's own repository): what it
+        # re-exports of its own work is judged by its name, as a JAX library's, and only a
+        # timer is followed.
         origin = self._imported_from(module, name) if hops < MAX_REEXPORTS else None
         if origin is not None and origin != key:
+            from jaxlint.analysis.names import is_jax_library
             from jaxlint.analysis.values import TimerFactory, TimerObject
 
             try:
                 found = self._lookup(origin, hops + 1)
             except KeyError:
                 found = None
-            if isinstance(found, (TimerFactory, TimerObject)):
+            if isinstance(found, (TimerFactory, TimerObject)) or (
+                    found is not None and not is_jax_library(key)):
                 return found
         # ``utils.chrono.log_timing``: a timer method of an object the module exports
         owner, _, obj = module.rpartition(".")
@@ -641,6 +645,10 @@ class ProjectIndex(Mapping[str, "Value"]):
             method = exports.get(f"{obj}.{name}")
             if method is not None:
                 return method
+            # ``proj.Solver.run`` where proj/__init__.py says ``from .solver import Solver``
+            origin = self._imported_from(owner, obj) if hops < MAX_REEXPORTS else None
+            if origin is not None and origin != module:
+                return self._lookup(f"{origin}.{name}", hops + 1)
         raise KeyError(key)
 
     def _imported_from(self, module: str, name: str) -> str | None:

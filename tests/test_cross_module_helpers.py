@@ -817,3 +817,75 @@ def test_scripts_outside_a_layout_import_its_packages(tmp_path: Path, layout: st
     assert lint.returncode == 1, lint.stderr
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
             if line.startswith("scripts/")] == [["scripts/bench.py:11:7:", "JAX101"]], lint.stdout
+
+
+
+@pytest.mark.parametrize(("method", "expected"), [("print_stats", ""), ("keep", "JAX101")])
+def test_a_method_of_a_class_a_package_re_exports_is_the_one_its_module_defines(
+        tmp_path: Path, method: str, expected: str) -> None:
+    """The logger of ``test_a_method_of_the_projects_own_jax_class_is_summarised...``
+    imported from a package that re-exports its module's names (``from sph import
+    Logger``): its method is still the one the module defines, and a method that prints
+    the stats is a wait."""
+    script = SPH_RUN.replace("METHOD", method).replace("from sph.log import", "from sph import")
+    (tmp_path / "run.py").write_text(script)
+    _package(tmp_path, "sph", log=SPH_LOG, __init__="from .log import Logger\n")
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "run.py", cwd=tmp_path)
+    if not expected:
+        assert lint.returncode == 0, lint.stdout + lint.stderr
+        return
+    assert lint.returncode == 1, lint.stdout + lint.stderr
+    assert lint.stdout == ("run.py:19:20: JAX101 timer stops before JAX work finishes: `state` "
+                           "is still being computed; call jax.block_until_ready(state) before "
+                           "reading the clock\n"), lint.stdout
+
+
+DATA_FUNCS = '''\
+import jax
+import jax.numpy as jnp
+
+
+def make_data(n):
+    return jnp.linspace(0.0, 1.0, n)
+
+
+@jax.jit
+def process(x):
+    return jnp.cumsum(x) * 2
+
+
+def simulate(x, steps=10):
+    for _ in range(steps):
+        x = process(x)
+    return x
+'''
+
+USES_LIBRARY = '''\
+import time
+
+import {package}
+
+x = {package}.make_data(1000)
+{package}.simulate(x)
+t0 = time.time()
+y = {package}.{call}(x)
+print("elapsed", time.time() - t0)
+'''
+
+
+@pytest.mark.parametrize("call", ["simulate", "process"])
+def test_a_script_of_the_projects_own_jax_library_need_not_import_jax(
+        tmp_path: Path, call: str) -> None:
+    """A library's example imports only the library (``import lib``), whose package
+    re-exports what its modules define: ``lib.make_data`` makes JAX arrays and
+    ``lib.simulate`` computes on them, as their module shows, so the region that times it
+    is JAX work left running (a module that names no JAX still times JAX made by a call
+    path the analysis sees)."""
+    (tmp_path / "example.py").write_text(USES_LIBRARY.format(package="lib", call=call))
+    _package(tmp_path, "lib", funcs=DATA_FUNCS,
+             __init__="from .funcs import make_data, process, simulate\n")
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "example.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stdout + lint.stderr
+    assert lint.stdout == ("example.py:9:18: JAX101 timer stops before JAX work finishes: `y` "
+                           "is still being computed; call jax.block_until_ready(y) before "
+                           "reading the clock\n"), lint.stdout
