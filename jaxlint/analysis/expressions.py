@@ -168,6 +168,14 @@ class Expressions:
             return base  # an element of a container of functions (``steps["adam"]``)
         if isinstance(base, HostValue):
             return base  # ``out[i]``, ``h5file["field"]``: a host value
+        if isinstance(base, TimerRead):
+            # ``starts[name]``: a reading kept by label (``Statements._bind``)
+            key = dotted(node.value)
+            if key is not None and len(keys) == 1 and isinstance(keys[0], cst.SimpleString):
+                found, entry = self._lookup(entry_key(key, keys[0].value), st)
+                if found and isinstance(entry, TimerRead):
+                    return entry
+            return base
         if not isinstance(base, JaxVal):
             return None
         if len(keys) == 1 and isinstance(keys[0], cst.SimpleString):

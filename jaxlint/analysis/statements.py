@@ -137,6 +137,18 @@ class Statements:
                     sub = entry_key(key, index.value.value)  # ``outs["loss"] = f(x)``
                     self._set(st, sub, value)
                     self.frame.binds.setdefault(sub, set()).add(target)
+            elif key is not None and isinstance(value, TimerRead):
+                # ``starts[name] = time.time()``, ``self.t0[label] = timer()``: readings
+                # kept by label, subtracted later (``time.time() - starts[name]``); the
+                # container holds any of them, a literal label its own
+                old = st.env.get(key)
+                self._set(st, key, TimerRead(old.sites | value.sites)
+                          if isinstance(old, TimerRead) else value)
+                index = target.slice[0].slice if len(target.slice) == 1 else None
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                    sub = entry_key(key, index.value.value)
+                    self._set(st, sub, value)
+                    self.frame.binds.setdefault(sub, set()).add(target)
             elif key is not None and isinstance(value, CALLABLES):
                 # ``steps["adam"] = jax.jit(adam)``: the container now holds a function
                 old = st.env.get(key)
