@@ -78,6 +78,10 @@ _TIMER_NAME = (rb"(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|[Cc]hrono|[Pp
 _WITH_TIMER = re.compile(rb"with\s+(?:\w+\.)*\w*?" + _TIMER_NAME)
 # a call of another module's clock helper (``clock.now()``, ``timing.elapsed(t0)``)
 _HELPER_CLOCK = re.compile(rb"\w\.(?:now|elapsed|tic|toc|lap|since)\s*\(")
+# an object of another module's start/stop timer class (``timer = Timer()`` ...
+# ``timer.stop(label)``: ``FlowAnalysis._start_stop``)
+_MADE_TIMER = re.compile(rb"=\s*(?:\w+\.)*\w*?" + _TIMER_NAME)
+_STOP_CALL = re.compile(rb"\w\.(?:stop|end|finish)\s*\(")
 # an asv benchmark method (``def time_solve(self, n):``)
 _ASV_METHOD = re.compile(rb"^[ \t]+def time_\w*\(\s*self\b", re.MULTILINE)
 # ``%timeit`` / ``%%time`` as a notebook exported to a script calls them
@@ -234,6 +238,9 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
         return True
     if project and b"(" in data and _HELPER_CLOCK.search(data) is not None:
         return True  # ``t0 = clock.now()``, ``utils.elapsed(t0)``: a project's clock helper
+    if project and b"(" in data and _STOP_CALL.search(data) is not None and (
+            _MADE_TIMER.search(data) is not None):
+        return True  # ``timer = Timer()``, ``timer.stop(label)``: a project's timer object
     if any(n in data for n in _LIBRARY_TIMER_MODULES):
         return True  # codetiming.Timer, praxis' py_utils.timeit (names.LIBRARY_TIMERS)
     if b"time" not in data or not any(p.search(data) for p in _IMPORTS_CLOCK):

@@ -398,3 +398,124 @@ def test_a_class_of_a_module_that_reads_no_clock_is_not_analysed(tmp_path: Path)
     assert isinstance(index["proj.timing.Timer"], TimerFactory)
     assert isinstance(index["proj.mixed.Step"], JaxCallable)
     assert any(path.endswith("mixed.py") for path in index._modules)
+
+
+LABELLED_TIMER = '''\
+from timeit import default_timer as timer
+
+
+class Timer:
+    def __init__(self):
+        self.t0 = {}
+        self.td = {}
+
+    def start(self, labels="main"):
+        if not isinstance(labels, (list, tuple)):
+            labels = [labels]
+        t = timer()
+        for lbl in labels:
+            if lbl not in self.td:
+                self.td[lbl] = 0.0
+                self.t0[lbl] = None
+            if self.t0[lbl] is None:
+                self.t0[lbl] = t
+
+    def stop(self, labels="main"):
+        t = timer()
+        if not isinstance(labels, (list, tuple)):
+            labels = [labels]
+        for lbl in labels:
+            if self.t0[lbl] is not None:
+                self.td[lbl] += t - self.t0[lbl]
+                self.t0[lbl] = None
+'''
+
+USES_LABELLED_TIMER = '''\
+import jax
+import jax.numpy as jnp
+
+from proj.util import Timer
+
+f = jax.jit(lambda x: x @ x)
+x = jnp.ones((256, 256))
+f(x).block_until_ready()
+timer = Timer()
+timer.start("total")
+for _ in range(3):
+    timer.start("step")
+    y = f(x)
+    y.block_until_ready()
+    timer.stop("step")
+z = f(y)
+timer.stop("total")
+print(timer.td)
+'''
+
+
+def test_a_start_stop_timer_class_of_another_module(tmp_path: Path) -> None:
+    """scico's ``Timer`` in a module that never names jax: ``start(label)`` keeps a
+    reading on the object, ``stop(label)`` subtracts it. An object of it times what runs
+    between its calls, each label its own timer: the steps wait, the total does not."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "__init__.py").write_text("")
+    (tmp_path / "proj" / "util.py").write_text(LABELLED_TIMER)
+    (tmp_path / "bench.py").write_text(USES_LABELLED_TIMER)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "bench.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stdout + lint.stderr
+    assert lint.stdout == ("bench.py:17:1: JAX101 timer stops before JAX work finishes: `z` is "
+                           "still being computed; call jax.block_until_ready(z) before reading "
+                           "the clock\n"), lint.stdout
+
+
+STOPWATCH = '''\
+import time
+
+
+class Stopwatch:
+    def __init__(self):
+        self.laps = []
+
+    def start(self):
+        self._t0 = time.perf_counter()
+
+    def stop(self, result=None):
+        if result is not None:
+            import jax
+            jax.block_until_ready(result)
+        self.laps.append(time.perf_counter() - self._t0)
+'''
+
+USES_STOPWATCH = '''\
+import jax
+import jax.numpy as jnp
+
+from proj.clock import Stopwatch
+
+f = jax.jit(lambda x: x @ x)
+x = jnp.ones((256, 256))
+f(x).block_until_ready()
+sw = Stopwatch()
+sw.start()
+y = f(x)
+sw.stop(y)
+sw.start()
+y = f(x)
+sw.stop()
+print(sw.laps)
+'''
+
+
+def test_a_stop_that_waits_for_what_it_is_given(tmp_path: Path) -> None:
+    """``sw.stop(y)`` whose method blocks on its argument before reading the clock ends a
+    synced region; ``sw.stop()`` given nothing ends an unsynced one."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "__init__.py").write_text("")
+    (tmp_path / "proj" / "clock.py").write_text(STOPWATCH)
+    (tmp_path / "bench.py").write_text(USES_STOPWATCH)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "bench.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stdout + lint.stderr
+    assert lint.stdout == ("bench.py:15:1: JAX101 timer stops before JAX work finishes: `y` is "
+                           "still being computed; call jax.block_until_ready(y) before reading "
+                           "the clock\n"), lint.stdout

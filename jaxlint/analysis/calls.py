@@ -49,6 +49,7 @@ from jaxlint.analysis.values import (
     Lowered,
     Ref,
     Site,
+    StartStopTimer,
     TimedBlock,
     TimerFactory,
     TimerRead,
@@ -237,6 +238,8 @@ class Calls:
             if callee.synced:
                 self._sync(result, st)
             return replace(result, shard="per_device") if callee.pmapped else result
+        if isinstance(callee, StartStopTimer):
+            return callee  # ``timer = Timer()`` of another module: an object that times
         if isinstance(callee, JitFactory):
             # another module's ``make_step()``: the function it returns is made here, by
             # this call, and compiles on its first call (anew on each round of a loop)
@@ -513,6 +516,27 @@ class Calls:
             return None
         if isinstance(base, Ref):
             return self._call_ref(f"{base.name}.{attr}", node, st)
+        if isinstance(base, StartStopTimer) and attr in base.starts | base.stops:
+            # ``timer.start(label)``, ``timer.stop(label)`` of another module's timer class:
+            # a start read kept on the object, a stop read paired with its starts (as a
+            # method of the file's own timer class is, ``Timers._lift``)
+            # (by label when both calls spell one: ``start("total")`` and ``start("step")``
+            # are two timers of one object)
+            given = union_jax(v for _, _, v in self._args(node, st))
+            if given is not None and attr in base.waiting | base.copying:
+                # ``sw.stop(u)`` that waits for ``u`` before it reads the clock
+                self._sync(given, st, site=node, transfer=attr in base.copying)
+            first = node.args[0].value if node.args and not node.args[0].keyword else None
+            label = first.value if isinstance(first, cst.SimpleString) else None
+            started = self._object_starts.setdefault(base_key or "", {})
+            if attr in base.starts:
+                self._lift(node, frozenset({node}), frozenset(), False, st)
+                started[node] = label
+            else:
+                self._lift(node, frozenset({node}), frozenset(
+                    (node, s) for s, other in started.items()
+                    if label is None or other is None or other == label), False, st)
+            return None
         if isinstance(base, Instance) and isinstance(base.klass.members.get(attr), Ref):
             # a function stored on the object (``self._clock = clock``, a clock injected
             # with ``time.perf_counter`` as its default): a call of that function

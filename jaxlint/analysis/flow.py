@@ -49,6 +49,7 @@ from jaxlint.analysis.syntax import (
     cpython_tree,
     dotted,
     params_of,
+    walk,
 )
 from jaxlint.analysis.timers import Region, Snapshot, StmtLoc, Timers
 from jaxlint.analysis.values import (
@@ -62,6 +63,7 @@ from jaxlint.analysis.values import (
     LibObject,
     Ref,
     Site,
+    StartStopTimer,
     TimedBlock,
     TimerFactory,
     TimerObject,
@@ -85,6 +87,11 @@ class _CalledNames(cst.CSTVisitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False
+
+
+# The methods of a start/stop timer class (``FlowAnalysis._start_stop``).
+START_METHODS = frozenset({"start", "tic", "begin", "restart"})
+STOP_METHODS = frozenset({"stop", "toc", "end", "lap", "finish", "elapsed"})
 
 
 class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, Timers,
@@ -168,6 +175,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.context_of: dict[Site, tuple[tuple[cst.CSTNode, ...], tuple[cst.CSTNode, ...]]] = {}
         self._next_stmt: cst.CSTNode | None = None
         self._prev_stmt: cst.CSTNode | None = None
+        # the start calls of each object of another module's start/stop timer class, by
+        # the name that holds it (``StartStopTimer``)
+        self._object_starts: dict[str, dict[Site, str | None]] = {}  # -> its label
         # a block's ``if`` statements of one test (``correlated_ifs``), by its first statement
         self._correlated: dict[cst.CSTNode, dict[int, tuple[int, str]]] = {}
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
@@ -522,6 +532,60 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
                                                             instance))
         return bool(entered.reads) and any(start in entered.reads for _, start in left.pairs)
 
+    def _start_stop(self, klass: Klass) -> StartStopTimer | None:
+        """A class whose methods start and stop a clock: one keeps a reading on the object
+        (``self.t0[label] = timer()``), another subtracts it (``t - self.t0[label]``). Its
+        methods that spell a clock are run on one instance, twice (the second time each
+        sees what the others stored), as ``_is_timer`` runs ``__enter__`` and
+        ``__exit__``."""
+        methods = {
+            name: fn for name, fn in klass.members.items()
+            if isinstance(fn, Func) and isinstance(fn.node, cst.FunctionDef)
+            and not name.startswith("__") and not (
+                {dotted(d.decorator) for d in fn.node.decorators}
+                & {"staticmethod", "classmethod", "property"})
+            and self._reads_clock(fn.node)}
+        if len(methods) < 2:
+            return None
+        instance = Instance(klass)
+        summaries: dict[str, Summary] = {}
+        for _ in range(2):
+            for name, fn in methods.items():
+                self._frames = [Frame(func=None)]
+                self._memo = {k: v for k, v in self._memo.items() if k[0] is not fn.node}
+                summaries[name] = self._call_function(fn, self._bind_params(fn, [], instance))
+        # (by name too: ``pause``/``resume`` of a throughput clock time the interval left
+        # out of the figure, not a measurement)
+        starts = {a for a in methods for b in methods if a != b and a in START_METHODS
+                  and b in STOP_METHODS and any(
+                      start in summaries[a].reads for _, start in summaries[b].pairs)}
+        stops = {b for b in methods for a in starts if a != b and b in STOP_METHODS and any(
+            start in summaries[a].reads for _, start in summaries[b].pairs)}
+        if not starts or not stops:
+            return None
+        waiting, copying = set(), set()
+        for name in stops:
+            # what the stop does with a value it is given (``sw.stop(u)`` that calls
+            # ``jax.block_until_ready(u)`` before it reads the clock; an argument's
+            # ``is None`` test is not decided in a summary, so this is read off the body)
+            fn = methods[name]
+            given = {p.name.value for p in params_of(fn.node)}
+            for n in walk(fn.node.body):
+                if not isinstance(n, cst.Call):
+                    continue
+                args = {a.value.value for a in n.args if isinstance(a.value, cst.Name)}
+                if isinstance(n.func, cst.Attribute) and n.func.attr.value == "block_until_ready":
+                    receiver = n.func.value
+                    if (isinstance(receiver, cst.Name) and receiver.value in given) or (
+                            args & given):
+                        waiting.add(name)
+                elif args & given:
+                    q = self._qualified(n.func)
+                    if q is not None and self._classify(self.as_jax(q)) is CallKind.TRANSFER:
+                        copying.add(name)
+        return StartStopTimer(frozenset(starts), frozenset(stops), frozenset(waiting),
+                              frozenset(copying))
+
     def is_jax_module(self) -> bool:
         """Whether the module is JAX code: it imports jax, a JAX library, or a library it
         switched to JAX (from the names bound at module level; asked only of another
@@ -710,6 +774,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             value = self.globals.get(name)
         if self._is_timer(value):
             return TimerFactory()
+        if isinstance(value, Klass) and owner is None:
+            paired = self._start_stop(value)
+            if paired is not None:
+                return paired
         if isinstance(value, Instance):
             methods = self._timer_methods(value)
             return TimerObject(methods) if methods else None

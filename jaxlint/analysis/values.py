@@ -151,6 +151,22 @@ class JitFactory:
 
 
 @dataclass(frozen=True)
+class StartStopTimer:
+    """What another module of the project exports for a class whose methods start and stop
+    a clock (``timer.start(label)`` keeps a reading on the object, ``timer.stop(label)``
+    subtracts it: scico's ``Timer``), and what its instances are: a call of a ``starts``
+    method is a start read, of a ``stops`` method a stop read paired with the object's
+    starts."""
+
+    starts: frozenset[str] = frozenset()
+    stops: frozenset[str] = frozenset()
+    # stop methods that wait for the JAX values they are given (``sw.stop(result)`` calls
+    # ``jax.block_until_ready(result)``), and those that copy them to the host
+    waiting: frozenset[str] = frozenset()
+    copying: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class TimerObject:
     """What another module of the project exports for a module-level object whose methods
     are timers used in ``with`` (big_vision's ``chrono = Chrono()`` and its
@@ -314,6 +330,7 @@ Value = (
     | ElapsedFn
     | TimerObject
     | JitFactory
+    | StartStopTimer
     | HostValue
     | None
 )
