@@ -86,3 +86,30 @@ def test_a_read_between_two_tests_of_a_flag_sees_its_own_path() -> None:
     # middle test the step is still judged the same way
     found = lint_source(FRAMES, "demo.py")
     assert [(f.code, f.line) for f in found] == [("JAX101", 19)], found
+
+
+NESTED = """\
+import time
+
+import jax
+
+f_jax = jax.jit(lambda a: a @ a)
+
+
+def run(use_jax, x):
+    t0 = time.perf_counter()
+    if use_jax:
+        y = f_jax(x)
+    if use_jax:
+        use_jax = False
+        if use_jax:
+            y.block_until_ready()
+        print(time.perf_counter() - t0)
+"""
+
+
+def test_an_if_nested_after_the_test_changed_is_not_decided() -> None:
+    # the inner ``if use_jax:`` follows ``use_jax = False``: it is not the block's own, and
+    # never waits
+    found = lint_source(NESTED, "compare.py")
+    assert [(f.code, f.line) for f in found] == [("JAX101", 16)], found

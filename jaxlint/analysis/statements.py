@@ -241,8 +241,12 @@ class Statements:
         last, key = split
         ends = []
         frame = self.frame
+        # (the block's own ``if``s of that test only: one nested in the last may follow a
+        # change of the test in that ``if``'s body)
+        tests = frozenset(s for s in body[first:last + 1] if isinstance(s, cst.If) and (
+            (found := test_key(s.test)) is not None and found[0] == key))
         for truth in (True, False):
-            frame.forced = (key, truth)
+            frame.forced = (key, truth, tests)
             try:
                 ends.append(self._exec_block(body, st.copy(), first, last + 1))
             finally:
@@ -380,10 +384,8 @@ class Statements:
         self._truth(self._eval(stmt.test, st), st)
         first = self._known_test(stmt.test, st)
         forced = self.frame.forced
-        if first is None and forced is not None:
-            key = test_key(stmt.test)
-            if key is not None and key[0] == forced[0]:
-                first = forced[1]  # (``_exec_correlated``)
+        if first is None and forced is not None and stmt in forced[2]:
+            first = forced[1]  # (``_exec_correlated``)
         if first is None and self.imported and self.frame is self._module_frame:
             first = main_test(stmt.test)
         if first is None:
