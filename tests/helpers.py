@@ -322,3 +322,33 @@ def settled_ratio(limit: float, shape: Callable[[int], str] | str, *args: int) -
     both times."""
     ratio = growth_ratio(shape, *args)
     return ratio if ratio <= limit else min(ratio, growth_ratio(shape, *args))
+
+
+# scico's labelled ``Timer`` (``start(label)`` keeps ``self.t0[label] = timer()``,
+# ``stop(label)`` adds ``t - self.t0[label]``), written out for the timer tests
+LABELLED_TIMER_CLASS = '''\
+class Timer:
+    def __init__(self):
+        self.t0 = {}
+        self.td = {}
+
+    def start(self, labels="main"):
+        if not isinstance(labels, (list, tuple)):
+            labels = [labels]
+        t = timer()
+        for lbl in labels:
+            if lbl not in self.td:
+                self.td[lbl] = 0.0
+                self.t0[lbl] = None
+            if self.t0[lbl] is None:
+                self.t0[lbl] = t
+
+    def stop(self, labels="main"):
+        t = timer()
+        if not isinstance(labels, (list, tuple)):
+            labels = [labels]
+        for lbl in labels:
+            if self.t0[lbl] is not None:
+                self.td[lbl] += t - self.t0[lbl]
+                self.t0[lbl] = None
+'''

@@ -5,10 +5,11 @@ work. The CLI follows them through the project index, and the fix syncs at the e
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
-from helpers import run
+from helpers import LABELLED_TIMER_CLASS, run
 
 UTILS = '''\
 import contextlib
@@ -400,35 +401,18 @@ def test_a_class_of_a_module_that_reads_no_clock_is_not_analysed(tmp_path: Path)
     assert any(path.endswith("mixed.py") for path in index._modules)
 
 
-LABELLED_TIMER = '''\
-from timeit import default_timer as timer
+def _lint_with_module(tmp_path: Path, module: str, source: str, bench: str
+                      ) -> subprocess.CompletedProcess[str]:
+    """``jaxlint bench.py`` in a project whose package ``proj`` has ``module``."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "__init__.py").write_text("")
+    (tmp_path / "proj" / f"{module}.py").write_text(source)
+    (tmp_path / "bench.py").write_text(bench)
+    return run(sys.executable, "-m", "jaxlint", "--no-cache", "bench.py", cwd=tmp_path)
 
 
-class Timer:
-    def __init__(self):
-        self.t0 = {}
-        self.td = {}
-
-    def start(self, labels="main"):
-        if not isinstance(labels, (list, tuple)):
-            labels = [labels]
-        t = timer()
-        for lbl in labels:
-            if lbl not in self.td:
-                self.td[lbl] = 0.0
-                self.t0[lbl] = None
-            if self.t0[lbl] is None:
-                self.t0[lbl] = t
-
-    def stop(self, labels="main"):
-        t = timer()
-        if not isinstance(labels, (list, tuple)):
-            labels = [labels]
-        for lbl in labels:
-            if self.t0[lbl] is not None:
-                self.td[lbl] += t - self.t0[lbl]
-                self.t0[lbl] = None
-'''
+LABELLED_TIMER = "from timeit import default_timer as timer\n\n\n" + LABELLED_TIMER_CLASS
 
 USES_LABELLED_TIMER = '''\
 import jax
@@ -456,12 +440,7 @@ def test_a_start_stop_timer_class_of_another_module(tmp_path: Path) -> None:
     """scico's ``Timer`` in a module that never names jax: ``start(label)`` keeps a
     reading on the object, ``stop(label)`` subtracts it. An object of it times what runs
     between its calls, each label its own timer: the steps wait, the total does not."""
-    (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "proj").mkdir()
-    (tmp_path / "proj" / "__init__.py").write_text("")
-    (tmp_path / "proj" / "util.py").write_text(LABELLED_TIMER)
-    (tmp_path / "bench.py").write_text(USES_LABELLED_TIMER)
-    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "bench.py", cwd=tmp_path)
+    lint = _lint_with_module(tmp_path, "util", LABELLED_TIMER, USES_LABELLED_TIMER)
     assert lint.returncode == 1, lint.stdout + lint.stderr
     assert lint.stdout == ("bench.py:17:1: JAX101 timer stops before JAX work finishes: `z` is "
                            "still being computed; call jax.block_until_ready(z) before reading "
@@ -509,12 +488,7 @@ print(sw.laps)
 def test_a_stop_that_waits_for_what_it_is_given(tmp_path: Path) -> None:
     """``sw.stop(y)`` whose method blocks on its argument before reading the clock ends a
     synced region; ``sw.stop()`` given nothing ends an unsynced one."""
-    (tmp_path / "pyproject.toml").write_text("")
-    (tmp_path / "proj").mkdir()
-    (tmp_path / "proj" / "__init__.py").write_text("")
-    (tmp_path / "proj" / "clock.py").write_text(STOPWATCH)
-    (tmp_path / "bench.py").write_text(USES_STOPWATCH)
-    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "bench.py", cwd=tmp_path)
+    lint = _lint_with_module(tmp_path, "clock", STOPWATCH, USES_STOPWATCH)
     assert lint.returncode == 1, lint.stdout + lint.stderr
     assert lint.stdout == ("bench.py:15:1: JAX101 timer stops before JAX work finishes: `y` is "
                            "still being computed; call jax.block_until_ready(y) before reading "

@@ -4,6 +4,8 @@ does."""
 
 from __future__ import annotations
 
+from helpers import LABELLED_TIMER_CLASS
+
 from jaxlint import lint_source
 
 STARTS = """\
@@ -64,31 +66,7 @@ import jax
 import jax.numpy as jnp
 
 
-class Timer:
-    def __init__(self):
-        self.t0 = {}
-        self.td = {}
-
-    def start(self, labels="main"):
-        if not isinstance(labels, (list, tuple)):
-            labels = [labels]
-        t = timer()
-        for lbl in labels:
-            if lbl not in self.td:
-                self.td[lbl] = 0.0
-                self.t0[lbl] = None
-            if self.t0[lbl] is None:
-                self.t0[lbl] = t
-
-    def stop(self, labels="main"):
-        t = timer()
-        if not isinstance(labels, (list, tuple)):
-            labels = [labels]
-        for lbl in labels:
-            if self.t0[lbl] is not None:
-                self.td[lbl] += t - self.t0[lbl]
-                self.t0[lbl] = None
-
+CLASS
 
 f = jax.jit(lambda x: x @ x)
 x = jnp.ones((256, 256))
@@ -100,6 +78,7 @@ WAIT
 timer_.stop("f")
 print(timer_.td)
 """
+TIMER_CLASS = TIMER_CLASS.replace("CLASS\n", LABELLED_TIMER_CLASS + "\n", 1)
 
 
 def test_a_timer_class_keeping_readings_by_label() -> None:
