@@ -140,9 +140,9 @@ class Frame:
     # the loops of this frame being interpreted, outermost first
     loop_stmts: list[cst.For | cst.While] = field(default_factory=list)
     branches: list[cst.If] = field(default_factory=list)  # the ``if`` statements being run
-    # (the key of a test, its outcome, the ``if`` statements it decides) while
-    # ``_exec_correlated`` runs one of its paths
-    forced: tuple[str, bool, frozenset[cst.If]] | None = None
+    # (a test's outcome, the ``if`` statements it decides) while ``_exec_correlated``
+    # runs one of its paths
+    forced: tuple[bool, frozenset[cst.If]] | None = None
     last_read: int = -1  # the tick of this frame's latest clock read (``_note_left_running``)
     recompiles: bool = False  # see Summary.recompiles
     fresh_jit: bool = False  # see Summary.fresh_jit

@@ -179,7 +179,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # the name that holds it (``StartStopTimer``)
         self._object_starts: dict[str, dict[Site, str | None]] = {}  # -> its label
         # a block's ``if`` statements of one test (``correlated_ifs``), by its first statement
-        self._correlated: dict[cst.CSTNode, dict[int, tuple[int, str]]] = {}
+        self._correlated: dict[cst.CSTNode, dict[int, tuple[int, frozenset[cst.If]]]] = {}
         self.bare_ticks: dict[Site, int] = {}  # the latest tick of a dropped result
         self.transfer_where: dict[Site, StmtLoc] = {}
         # the loops (of every frame on the call stack) around a host copy and a timer read:

@@ -29,7 +29,6 @@ from jaxlint.analysis.syntax import (
     literal_text,
     literal_truth,
     main_test,
-    test_key,
 )
 from jaxlint.analysis.values import (
     CALLABLES,
@@ -221,7 +220,7 @@ class Statements:
         return st
 
     def _correlated_of(self: FlowAnalysis, body: Sequence[cst.CSTNode]
-                       ) -> dict[int, tuple[int, str]]:
+                       ) -> dict[int, tuple[int, frozenset[cst.If]]]:
         """``correlated_ifs`` of a block, read off its syntax once."""
         if not body:
             return {}
@@ -231,22 +230,19 @@ class Statements:
         return found
 
     def _exec_correlated(self: FlowAnalysis, body: Sequence[cst.CSTNode], first: int,
-                         split: tuple[int, str], st: State) -> State:
+                         split: tuple[int, frozenset[cst.If]], st: State) -> State:
         """``body[first]`` to ``body[last]``, which begin and end with an ``if`` of the same
         test that nothing between may change (``if use_jax: y = f(x)`` ... ``if use_jax:
         y.block_until_ready()``): run once with the test true and once false, and join.
         A path on which the two take different branches cannot happen, so it is not
-        followed. (Not nested: the statements are run twice at most, so cost stays
-        linear.)"""
-        last, key = split
+        followed. Only the block's own ``if``s of the test are decided (one nested in the
+        last may follow a change of the test in its body). (Not nested: the statements are
+        run twice at most, so cost stays linear.)"""
+        last, tests = split
         ends = []
         frame = self.frame
-        # (the block's own ``if``s of that test only: one nested in the last may follow a
-        # change of the test in that ``if``'s body)
-        tests = frozenset(s for s in body[first:last + 1] if isinstance(s, cst.If) and (
-            (found := test_key(s.test)) is not None and found[0] == key))
         for truth in (True, False):
-            frame.forced = (key, truth, tests)
+            frame.forced = (truth, tests)
             try:
                 ends.append(self._exec_block(body, st.copy(), first, last + 1))
             finally:
@@ -384,8 +380,8 @@ class Statements:
         self._truth(self._eval(stmt.test, st), st)
         first = self._known_test(stmt.test, st)
         forced = self.frame.forced
-        if first is None and forced is not None and stmt in forced[2]:
-            first = forced[1]  # (``_exec_correlated``)
+        if first is None and forced is not None and stmt in forced[1]:
+            first = forced[0]  # (``_exec_correlated``)
         if first is None and self.imported and self.frame is self._module_frame:
             first = main_test(stmt.test)
         if first is None:

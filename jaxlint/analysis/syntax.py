@@ -415,10 +415,11 @@ def _writes(node: cst.CSTNode, roots: frozenset[str], mutable: frozenset[str]) -
     return False
 
 
-def correlated_ifs(body: Sequence[cst.CSTNode]) -> dict[int, tuple[int, str]]:
+def correlated_ifs(body: Sequence[cst.CSTNode]
+                   ) -> dict[int, tuple[int, frozenset[cst.If]]]:
     """``if`` statements of one block that test the same simple condition (``test_key``)
     with nothing between them that may change it: {the first one's index: (the last
-    one's index, the test's key)}. Both take the same branch on any one path."""
+    one's index, those ``if`` statements)}. All take the same branch on any one path."""
     keyed: list[tuple[int, str, frozenset[str], frozenset[str]]] = []
     for i, stmt in enumerate(body):
         if isinstance(stmt, cst.If):
@@ -427,20 +428,21 @@ def correlated_ifs(body: Sequence[cst.CSTNode]) -> dict[int, tuple[int, str]]:
                 keyed.append((i, *found))
     if len(keyed) < 2 or len({k for _, k, _, _ in keyed}) == len(keyed):
         return {}
-    out: dict[int, tuple[int, str]] = {}
+    out: dict[int, tuple[int, frozenset[cst.If]]] = {}
     covered = -1
     for n, (i, key, roots, mutable) in enumerate(keyed):
         if i <= covered:
             continue
-        last = i
+        same = [body[i]]
         scanned = i  # body[i:scanned] may not change the test
         for j, other, _, _ in keyed[n + 1:]:
             if other != key:
                 continue
             if any(_writes(body[k], roots, mutable) for k in range(scanned, j)):
                 break
-            last, scanned = j, j
-        if last > i:
-            out[i] = (last, key)
-            covered = last
+            same.append(body[j])
+            scanned = j
+        if len(same) > 1:
+            out[i] = (scanned, frozenset(s for s in same if isinstance(s, cst.If)))
+            covered = scanned
     return out
