@@ -98,6 +98,9 @@ _TOP_LAYOUT_ROOTS = ("src", "python")  # the project's own, for files anywhere i
 MAX_DEPTH = 3  # modules followed from the linted file: those it imports, and two more
 MAX_REEXPORTS = 4  # re-exports followed from one name (``from .sub import name``)
 MAX_CALLERS = 200  # files of a timing helper's package looked through for its callers
+# folders looked through for them (a working folder with no project marker, such as a home
+# folder, is the project: its data and documents are not walked without end)
+MAX_FOLDERS = 1000
 
 # The index of the file being linted. A module's exports, cached for the whole run (their
 # answers; the analysis they are worked out from is kept only for the modules asked most
@@ -121,12 +124,15 @@ _NOT_SOURCES = frozenset({"venv", "env", "site-packages", "node_modules", "build
 
 
 def package_files(folder: str) -> list[str]:
-    """The .py files under ``folder`` (at most ``MAX_CALLERS``, in a stable order), without
-    following links or entering hidden folders."""
+    """The .py files under ``folder`` (at most ``MAX_CALLERS``, from its first
+    ``MAX_FOLDERS`` folders, nearest first, in a stable order), without following links or
+    entering hidden folders."""
     found: list[str] = []
     todo = [os.path.abspath(folder)]
-    while todo and len(found) < MAX_CALLERS:
+    seen = 0
+    while todo and len(found) < MAX_CALLERS and seen < MAX_FOLDERS:
         here = todo.pop(0)
+        seen += 1
         try:
             entries = sorted(os.scandir(here), key=lambda e: e.name)
         except OSError:
@@ -429,12 +435,14 @@ class ProjectIndex(Mapping[str, "Value"]):
             folder = os.path.dirname(folder)
         # Callers of a timing helper are looked for in the whole project (a package's
         # ``utils.timing`` called by the scripts beside the package): up to the project's
-        # root (a folder with a project marker) inside the working folder, if there is one.
+        # root (a folder with a project marker) inside the working folder, if there is one,
+        # else the working folder itself (a tutorial's folder of scripts and a package,
+        # with no pyproject.toml: the folder jaxlint is run in is the project).
         cwd, up = os.getcwd(), folder
         while not _project_top(up) and _inside(os.path.dirname(up), cwd) and (
                 os.path.dirname(up) != up):
             up = os.path.dirname(up)
-        if _project_top(up) and _inside(up, cwd):
+        if _inside(up, cwd):
             folder = up
         self._sink().used.add(folder + PACKAGE_FILES)
         return [f for f in package_files(folder) if f != os.path.abspath(path)]

@@ -347,9 +347,12 @@ class Calls:
             return TimedBlock()
         args = self._args(node, st)
         if self.capture is not None and self.absolute(q) in self.capture:
-            # (names of this module's imports made absolute: the helper's module reads them)
+            # (names of this module's imports made absolute: the helper's module reads them;
+            # a function of this module, ``lambda: f(x)``, as what calling it does here)
             self.capture[self.absolute(q)].append([
-                (kw, star, Ref(self.absolute(v.name)) if isinstance(v, Ref) else v)
+                (kw, star, Ref(self.absolute(v.name)) if isinstance(v, Ref) else
+                 JaxCallable(synced=not self._leaves_running(v)) if isinstance(v, Func)
+                 else v)
                 for kw, star, v in args])  # see FlowAnalysis.follow_callers
         values = [v for _, _, v in args]
         jax_args = [v for v in values if isinstance(v, JaxVal)]

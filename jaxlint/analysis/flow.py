@@ -89,6 +89,13 @@ class _CalledNames(cst.CSTVisitor):
         return False
 
 
+def _nested_defs(node: cst.FunctionDef) -> list[cst.FunctionDef]:
+    """The functions defined by the statements of ``node``'s body (a decorator's wrapper,
+    also under ``@functools.wraps``), not deeper."""
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    return [stmt for stmt in body if isinstance(stmt, cst.FunctionDef)]
+
+
 # The methods of a start/stop timer class (``FlowAnalysis._start_stop``).
 START_METHODS = frozenset({"start", "tic", "begin", "restart"})
 STOP_METHODS = frozenset({"stop", "toc", "end", "lap", "finish", "elapsed"})
@@ -600,20 +607,27 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
 
     def timing_helpers(self) -> dict[str, Func]:
         """The module's functions that time a call of one of their parameters
-        (``def time_it(fn, *args)``: ``t0 = ...; fn(*args); t1 = ...``): whether the region
-        holds JAX work depends on what the callers pass."""
+        (``def time_it(fn, *args)``: ``t0 = ...; fn(*args); t1 = ...``), or return a
+        wrapper that times a call of it (a timing decorator: ``def timer(func)`` and its
+        ``wrapper_timer(*args, **kwargs)``): whether the region holds JAX work depends on
+        what the callers pass."""
         out: dict[str, Func] = {}
         timed_scopes = {self.scope_of.get(stop) for stop, _ in self.pairs}
         for name, value in self.globals.items():
-            if not (isinstance(value, Func) and isinstance(value.node, cst.FunctionDef)
-                    and value.node in timed_scopes):
+            if not (isinstance(value, Func) and isinstance(value.node, cst.FunctionDef)):
                 continue
+            scopes = [value.node] if value.node in timed_scopes else []
+            scopes += [d for d in _nested_defs(value.node) if d in timed_scopes]
             params = set(all_params(value.node))
-            finder = _CalledNames()
-            value.node.body.visit(finder)
-            if finder.names & params:
-                out[name] = value
-                self._helper_params[value.node] = finder.names & params
+            called: set[str] = set()
+            for scope in scopes:
+                finder = _CalledNames()
+                scope.body.visit(finder)
+                called |= finder.names & params
+            if not called:
+                continue
+            out[name] = value
+            self._helper_params[value.node] = called
         return out
 
     def follow_callers(self, helpers: dict[str, Func],
@@ -638,7 +652,15 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
                     continue
                 seen.add(work)
                 self._frames = [Frame(func=None)]
-                self._call_func(fn, fn.node, args, None, State())
+                made = self._call_func(fn, fn.node, args, None, State())
+                if isinstance(made, Func) and isinstance(made.node, cst.FunctionDef) and (
+                        isinstance(fn.node, cst.FunctionDef)
+                        and made.node in _nested_defs(fn.node)):
+                    # a timing decorator: the wrapper it returns is what the decorated
+                    # function's callers call (with arguments it passes on)
+                    self._frames = [Frame(func=None)]
+                    self._call_function(made, {p: INPUT for p in
+                                               self._positional_params(made.node)})
         self._regions = None
         self._region_heads = None
 

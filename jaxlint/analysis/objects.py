@@ -86,6 +86,14 @@ class Objects:
             return self._make_callable(stmt, deco.jit, (deco.static_nums, deco.static_names),
                                        value, deco.pmap)
         if isinstance(deco, Ref):
+            if self.capture is not None and self.absolute(deco.name) in self.capture:
+                # another module's timing decorator (``@timer`` of a ``utils.py``): it is
+                # called with the function, which leaves JAX work running or not
+                # (``FlowAnalysis.follow_callers``; the function itself is of this module).
+                # JAX work of its own, whatever it is given: ``onp.dot(a, a.T)`` is given
+                # NumPy arrays by its callers, ``jnp.dot(a, a.T)`` computes on any.
+                self.capture[self.absolute(deco.name)].append(
+                    [(None, "", JaxCallable(synced=not self._leaves_running_alone(value)))])
             kind = self._classify(deco.name)
             if kind is CallKind.TRANSFORM:
                 q = self.as_jax(deco.name)
@@ -111,6 +119,26 @@ class Objects:
             if isinstance(wrapped, (Func, JaxCallable)):
                 return wrapped
         return value
+
+    def _leaves_running_alone(self: FlowAnalysis, value: Value) -> bool:
+        """Whether calling ``value`` (a decorated function) returns with JAX work of its own
+        still running, whatever it is given: given host values (None), it still dispatches
+        JAX work (``jnp.dot(a, a.T)``, a jitted step) and does not wait for it. A function
+        that only operates on what it is given (``onp.dot(a, a.T)``), or calls what it is
+        given, is not judged so: its callers' values decide, which another module's
+        decorator cannot see."""
+        if isinstance(value, JaxCallable):
+            return not value.synced
+        if not isinstance(value, Func):
+            return False
+        params: dict[str, Value] = {p: None for p in self._positional_params(value.node)}
+        self._under_timer += 1
+        try:
+            summary = self._call_function(value, params)
+        finally:
+            self._under_timer -= 1
+        return summary.work and summary.leaves_work and not (
+            summary.waits or summary.waits_by_transfer)
 
     def _leaves_running(self: FlowAnalysis, value: Value) -> bool:
         """Whether calling ``value`` (a decorated function) returns with JAX work of its
