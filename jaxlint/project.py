@@ -267,13 +267,19 @@ class _Memo:
 
     __slots__ = ("classes", "computes", "imports", "may_time", "misses", "paths")
 
-    def __init__(self) -> None:
+    def __init__(self, shared: _Memo | None = None) -> None:
         self.paths: dict[str, str | None] = {}
         self.misses: dict[str, list[str]] = {}
         self.computes: dict[str, bool | bytes] = {}
-        self.imports: dict[str, dict[str, str]] = {}
-        self.classes: dict[str, frozenset[str]] = {}
-        self.may_time: dict[str, bool] = {}
+        # Answers of a file's content alone (and of the name it is imported under), the
+        # same whatever the roots: shared by every memo of a run with one configuration
+        # (``shared``), so a package's ``__init__`` is parsed once, not once per folder of
+        # linted files (a research repository's 40 training scripts in 20 folders).
+        self.imports: dict[tuple[str, str], dict[str, str]] = (
+            shared.imports if shared is not None else {})
+        self.classes: dict[tuple[str, str], frozenset[str]] = (
+            shared.classes if shared is not None else {})
+        self.may_time: dict[str, bool] = shared.may_time if shared is not None else {}
 
 
 _MEMO_KEY = "\0project-index"  # no module file's path: a key of its own in the cache
@@ -293,7 +299,11 @@ def _memo_of(cache: dict[str, Mapping[str, Value]], roots: list[str], extras: Ex
     key = (tuple(roots), extras)
     memo = memos.get(key)
     if memo is None:
-        memo = memos[key] = _Memo()
+        shared_key = ((), extras)  # (no index has no roots: a key of its own)
+        shared = memos.get(shared_key)
+        if shared is None:
+            shared = memos[shared_key] = _Memo()
+        memo = memos[key] = _Memo(shared)
     return memo
 
 
@@ -323,10 +333,10 @@ class ProjectIndex(Mapping[str, "Value"]):
         # module -> True if it names jax, else its text (or b"")
         self._computes: dict[str, bool | bytes] = memo.computes
         self._busy: set[str] = parent._busy if parent is not None else set()
-        # module file -> {name: where it imports it from} (see ``_imported_from``)
-        self._imports: dict[str, dict[str, str]] = memo.imports
-        # module file -> the names only its top-level ``class`` statements bind
-        self._classes: dict[str, frozenset[str]] = memo.classes
+        # (module file, its name) -> {name: where it imports it from} (``_imported_from``)
+        self._imports: dict[tuple[str, str], dict[str, str]] = memo.imports
+        # (module file, its name) -> the names only its top-level ``class`` statements bind
+        self._classes: dict[tuple[str, str], frozenset[str]] = memo.classes
         # module file -> whether it may define a timer (see ``may_time``)
         self._may_time: dict[str, bool] = memo.may_time
         # module file -> whether a JAX value can come from it (see ``carries_jax``)
@@ -670,7 +680,7 @@ class ProjectIndex(Mapping[str, "Value"]):
 
     def _top(self, module: str, path: str) -> tuple[dict[str, str], frozenset[str]]:
         """``_top_level`` of the module file ``path``, read once per run."""
-        key = os.path.abspath(path)
+        key = (os.path.abspath(path), module)
         imports = self._imports.get(key)
         if imports is None:
             imports, self._classes[key] = _top_level(path, module)

@@ -499,6 +499,15 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
 
     def _lookup(self, name: str, st: State) -> tuple[bool, Value]:
         """A name (or ``a.b`` path) in the innermost scope that binds its first part."""
+        if "." not in name:  # (most lookups: no list of scopes made)
+            if name in st.env:
+                return True, st.env[name]
+            for scope in self.frame.closure:
+                if name in scope:
+                    return True, scope[name]
+            if self.frame.func is not None and name in self.globals:
+                return True, self.globals[name]
+            return False, None
         base = name.split(".", 1)[0]
         levels: list[Mapping[str, Value]] = [st.env, *self.frame.closure]
         if self.frame.func is not None:
