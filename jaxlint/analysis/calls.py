@@ -89,6 +89,8 @@ class Summary:
     made: frozenset[Site] = frozenset()  # jitted functions (by origin) made by each call
     # compiles on every call: eager lax control flow over a function it makes anew
     recompiles: bool = False
+    # how its first such call compiles: "retrace" (eager lax control flow) or "fresh_jit"
+    recompile_kind: str = ""
     # makes a jitted function anew (of a function made anew: a lambda, a partial, a nested
     # ``def``) and calls it, on every call: each call compiles it again
     fresh_jit: bool = False
@@ -145,6 +147,7 @@ class Frame:
     forced: tuple[bool, frozenset[cst.If]] | None = None
     last_read: int = -1  # the tick of this frame's latest clock read (``_note_left_running``)
     recompiles: bool = False  # see Summary.recompiles
+    recompile_kind: str = ""  # see Summary.recompile_kind
     fresh_jit: bool = False  # see Summary.fresh_jit
     # called from the module's own code (a script's ``main()``): its first calls of the
     # module's jitted functions are judged too, from what the module called before
@@ -423,7 +426,8 @@ class Calls:
                 # ``lax.while_loop(cond, step, init)`` with ``step`` made by this call of
                 # the enclosing function: traced and compiled again on every call
                 self.why[node] = ("retrace", q)
-                self._recompiles(node)
+                self.recompile_why[node] = ("retrace", q)
+                self._recompiles(node, "retrace")
             out = self._dispatch(node, values, st)
             if q in names.FILL_CALLS or q in names.REARRANGE_CALLS or (
                     q in names.TO_DEVICE_CALLS and not jax_args):
@@ -785,9 +789,11 @@ class Calls:
             out.append((key, value.aval if isinstance(value, JaxVal) else ()))
         return tuple(out)
 
-    def _recompiles(self: FlowAnalysis, node: Site) -> None:
-        """``node`` compiles whenever it runs (see ``Summary.recompiles``)."""
+    def _recompiles(self: FlowAnalysis, node: Site, kind: str) -> None:
+        """``node`` compiles whenever it runs (see ``Summary.recompiles``), as ``kind``
+        says (``Summary.recompile_kind``)."""
         self.frame.recompiles = True
+        self.frame.recompile_kind = self.frame.recompile_kind or kind
         if self._timing_harness:
             self.harness_recompiled = True
         self.recompiling.add(node)
@@ -1139,12 +1145,19 @@ class Calls:
             self.frame.jit_calls.add(origin)
             self._first_call(origin, node, st)
         if summary.recompiles:
-            self._recompiles(node)
+            # (``why`` says what else the call does: the rule words its compile from this)
+            self.recompile_why[node] = ("helper", (fn.node, summary.recompile_kind))
+            self._recompiles(node, summary.recompile_kind)
         elif summary.fresh_jit and (self._timing_harness or self.frame.loop_stmts):
             # Called again and again (by a harness, in a loop), each call compiles anew. (A
             # single call inside a region is a total that contains the function's making.)
             self.why[node] = ("fresh_jit", fn.node)
-            self._recompiles(node)
+            self.recompile_why[node] = ("fresh_jit", fn.node)
+            self._recompiles(node, "fresh_jit")
+        elif summary.fresh_jit and self.frame.func is not None:
+            # (``update`` calls ``inner``, which jits a lambda anew and calls it: each call
+            # of ``update`` does so too)
+            self.frame.fresh_jit = True
         if summary.waits or summary.waits_by_transfer:
             self._sync_all(st, transfer=not summary.waits)
         elif summary.waits_args or summary.args_by_transfer:
@@ -1368,7 +1381,8 @@ class Calls:
                               waits_args=waits_args, args_by_transfer=args_by_transfer,
                               leaves_work=leaves_work, own_by_transfer=own_by_transfer,
                               leaves_calls=leaves_calls, leaves_fill=leaves_fill,
-                              recompiles=frame.recompiles, fresh_jit=frame.fresh_jit)
+                              recompiles=frame.recompiles, fresh_jit=frame.fresh_jit,
+                              recompile_kind=frame.recompile_kind)
         self._memo[key] = summary
         return summary
 

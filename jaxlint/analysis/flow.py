@@ -168,6 +168,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.loops_of: dict[Site, set[cst.For | cst.While]] = {}
         self.made_in: dict[Site, set[cst.For | cst.While]] = {}  # jitted function -> loops
         self.recompiling: set[Site] = set()  # calls that compile whenever they run
+        # such a call -> how it compiles: ("retrace", the lax function), ("fresh_jit", the
+        # function that jits anew), ("helper", (the function, how a call inside it does))
+        self.recompile_why: dict[Site, tuple[str, object]] = {}
         # calls whose work only fills or rearranges buffers (``names.FILL_CALLS``)
         self.fill_sites: set[Site] = set()
         # a timing decorator's wrapper (its def) -> the functions it decorates, each with
@@ -379,6 +382,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.loops_of.clear()
         self.made_in.clear()
         self.recompiling.clear()
+        self.recompile_why.clear()
         self.fill_sites.clear()
         self.decorations.clear()
         self.next_of.clear()

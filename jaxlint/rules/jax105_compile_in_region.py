@@ -210,7 +210,15 @@ class CompileInRegion(Rule):
         from jaxlint.analysis import Region
 
         assert isinstance(region, Region)
-        kind, detail = ctx.flow.why.get(call, ("op", None))
+        kind, detail = ctx.flow.recompile_why.get(call) or ctx.flow.why.get(call, ("op", None))
+        inner = ""
+        if kind == "helper" and isinstance(detail, tuple) and len(detail) == 2 and (
+                isinstance(detail[0], cst.FunctionDef)):
+            # a function whose own calls compile whenever they run (``self.update`` calls a
+            # helper that makes a ``jax.pmap(lambda ...)`` and calls it)
+            fn, inner = detail
+            if inner == "fresh_jit":
+                kind, detail = "fresh_jit", fn
         if kind == "retrace":
             how = (f"`{detail}` is called outside jit with a function made by this call, so "
                    "JAX traces and compiles it each time (it keeps compiled loops per function "
@@ -218,9 +226,15 @@ class CompileInRegion(Rule):
         elif kind == "fresh_jit" and isinstance(detail, (cst.FunctionDef, cst.Lambda)):
             name = detail.name.value if isinstance(detail, cst.FunctionDef) else "the lambda"
             how = (f"`{name}` (line {ctx.line(detail)}) wraps a function made anew on each "
-                   "call (a lambda, a `partial`, a nested `def`) in `jax.jit` and calls it, so "
-                   "every call traces and compiles it again (jit keeps compiled programs per "
-                   "function object).")
+                   "call (a lambda, a `partial`, a nested `def`) in `jax.jit` or `jax.pmap` "
+                   "and calls it, itself or in a function it calls, so every call traces and "
+                   "compiles it again (jit and pmap keep compiled programs per function "
+                   "object).")
+        elif kind == "helper" and isinstance(detail, tuple) and isinstance(
+                detail[0], cst.FunctionDef):
+            how = (f"`{detail[0].name.value}` (line {ctx.line(detail[0])}) runs `jax.lax` "
+                   "control flow outside jit over a function it makes anew on each call, so "
+                   "JAX traces and compiles it each time.")
         else:
             how = ("It runs `jax.lax` control flow outside jit over a function it makes anew "
                    "on each call, so JAX traces and compiles it each time.")
