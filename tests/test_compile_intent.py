@@ -189,3 +189,48 @@ def test_rounds_left_out_where_the_figure_is_summed_leave_the_compile_out() -> N
 def test_an_else_that_sums_the_first_rounds_too_keeps_them_in() -> None:
     other = "        else:\n            first += dur"
     assert codes(GUARDED_SUM.format(other=other), "benchmarks/step.py") == [(14, "JAX105")]
+
+
+TRAINING_TOTAL = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(params, batch):
+    return params - 0.1 * batch.mean()
+
+
+@jax.jit
+def evaluate(params):
+    return (params * 2).sum()
+
+
+params, held = jnp.ones(8), jnp.ones(8)
+data = [jnp.ones((64, 8))] * 1000
+eval_every = 100
+started = time.perf_counter()
+for step, batch in enumerate(data):
+    params = train_step(params, batch)
+    {evaluation}
+jax.block_until_ready(params)
+elapsed = time.perf_counter() - started
+print(f"Total training loop time: {{elapsed}} s")
+'''
+
+
+@pytest.mark.parametrize("evaluation, found", [
+    # an evaluation every ``eval_every`` steps: not a call repeated on every round
+    ("if step % eval_every == 0:\n        print(float(evaluate(held)))", []),
+    # the same call on every round, with the same arguments: a benchmark's loop
+    ("print(float(evaluate(held)))", [(22, "JAX105"), (23, "JAX105")]),
+])
+def test_a_periodic_evaluation_is_not_a_repeated_call(evaluation: str,
+                                                      found: list[tuple[int, str]]) -> None:
+    """A training run's total is not a measurement of speed because an evaluation inside
+    its loop takes the same arguments each time it runs (flax's gemma example): the call a
+    benchmark repeats runs on every round."""
+    source = TRAINING_TOTAL.format(evaluation=evaluation)
+    assert codes(source, "examples/train.py") == found

@@ -127,6 +127,50 @@ def _assigned_in(loop: cst.For | cst.While) -> set[str]:
     return out
 
 
+def _every_round(loop: cst.For | cst.While, call: cst.CSTNode) -> bool:
+    """Whether ``call`` runs on every round of ``loop``: no ``if``, ``else`` or ``except``
+    of the loop's body holds it (an evaluation every ``eval_every`` steps of a training loop
+    is not a benchmark loop's repeated call; a loop nested in the round runs, as loops do)."""
+    found: list[bool] = []
+
+    class _Find(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.depth = 0  # conditional blocks entered
+
+        def _enter(self) -> None:
+            self.depth += 1
+
+        def _leave(self) -> None:
+            self.depth -= 1
+
+        def visit_If(self, node: cst.If) -> None:
+            self._enter()
+
+        def leave_If(self, original_node: cst.If) -> None:
+            self._leave()
+
+        def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+            self._enter()
+
+        def leave_ExceptHandler(self, original_node: cst.ExceptHandler) -> None:
+            self._leave()
+
+        def visit_IfExp(self, node: cst.IfExp) -> None:
+            self._enter()
+
+        def leave_IfExp(self, original_node: cst.IfExp) -> None:
+            self._leave()
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if node is call:
+                found.append(self.depth == 0)
+                return False
+            return not found and super().on_visit(node)
+
+    loop.body.visit(_Find())
+    return bool(found) and found[0]
+
+
 def _collected_after_first_rounds(loop: cst.For | cst.While, stmt: cst.CSTNode,
                                   counter: str) -> bool:
     """Whether every statement of ``loop`` that collects the figure ``stmt`` computes (or a
@@ -834,7 +878,7 @@ class Timers:
         for call in compiled:
             for inner in self.loops_of.get(call, ()):
                 if inner not in around and isinstance(call, cst.Call) and not (
-                        names_in(call) & _assigned_in(inner)):
+                        names_in(call) & _assigned_in(inner)) and _every_round(inner, call):
                     return True  # ``for _ in range(1000): fast(xd, wd)``
         texts = [self.module.code_for_node(stmt)]
         texts += [_label_of(use, set(bound), self.module) for use in uses]
