@@ -769,6 +769,70 @@ class Calls:
         signature = self._aval_signature(callee, node, values, bound)
         self._first_call(callee.origin, node, st, self._static_variant(callee, node, bound),
                          signature)
+        grown = self._grown_argument(node)
+        if grown is not None:
+            # Given an array that grows on every round of a loop around the call, each
+            # call has a new shape: it compiles again on every round, whatever warm-up
+            # came before. (Not on every call of the function the loop is in: a second
+            # run of the loop gives the same shapes again, compiled the first time.)
+            self.grown_compiles[node] = grown
+            self.frame.events.append((self._tick(), node, COMPILE))
+
+    def _grown_argument(self: FlowAnalysis, node: Site
+                        ) -> tuple[str, cst.For | cst.While, cst.Assign] | None:
+        """The argument of the call ``node`` (a plain name) that a loop around it makes
+        longer on every round (``tokens = jnp.concatenate([tokens, new], axis=1)``), with
+        that loop and the assignment; None if there is none."""
+        if not isinstance(node, cst.Call) or not self.frame.loop_stmts:
+            return None
+        given = {a.value.value for a in node.args if isinstance(a.value, cst.Name)}
+        if not given:
+            return None
+        for loop in reversed(self.frame.loop_stmts):
+            grows = self._grows_in(loop)
+            for name in sorted(given & grows.keys()):
+                return name, loop, grows[name]
+        return None
+
+    def _grows_in(self: FlowAnalysis, loop: cst.For | cst.While) -> dict[str, cst.Assign]:
+        """The names ``loop``'s body binds to a longer array made of themselves
+        (``x = jnp.concatenate([x, y])``, ``jnp.append(x, y)``, ``jnp.hstack((x, y))``, or
+        NumPy's), each with its assignment (read once per loop)."""
+        found = self._growth.get(loop)
+        if found is not None:
+            return found
+        found = {}
+        todo: list[cst.CSTNode] = [loop.body]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(
+                    n.targets[0].target, cst.Name) and isinstance(n.value, cst.Call):
+                name = n.targets[0].target.value
+                if self._makes_longer(n.value, name):
+                    found.setdefault(name, n)
+            todo.extend(n.children)
+        self._growth[loop] = found
+        return found
+
+    def _makes_longer(self: FlowAnalysis, call: cst.Call, name: str) -> bool:
+        """Whether ``call`` joins the array ``name`` with more (``jnp.concatenate([name,
+        ...])``, ``np.append(name, ...)``, ``jnp.vstack((name, ...))``)."""
+        q = dotted(call.func)
+        if q is None or "." not in q:
+            return False
+        base, _, attr = q.rpartition(".")
+        module = self.globals.get(base)
+        where = self.as_jax(module.name) if isinstance(module, Ref) else base
+        if where not in ("jax.numpy", "numpy") or attr not in names.GROW_CALLS or not call.args:
+            return False
+        first = call.args[0].value
+        if attr == "append":
+            return isinstance(first, cst.Name) and first.value == name
+        return isinstance(first, (cst.List, cst.Tuple)) and any(
+            isinstance(e, cst.Element) and isinstance(e.value, cst.Name) and e.value.value == name
+            for e in first.elements)
 
     def _aval_signature(self: FlowAnalysis, callee: JaxCallable, node: Site,
                         values: Sequence[Value] | None, bound: bool

@@ -279,6 +279,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.cleared_compiles: set[Site] = set()  # first calls after ``jax.clear_caches()``
         # calls that compile again for new shapes or dtypes -> (those compiled before, these)
         self.shape_compiles: dict[Site, tuple[str, str]] = {}
+        # calls given an array a loop around them makes longer on every round: they compile
+        # on every round (the name, the loop, the assignment that grows it)
+        self.grown_compiles: dict[Site, tuple[str, cst.For | cst.While, cst.Assign]] = {}
+        self._growth: dict[cst.CSTNode, dict[str, cst.Assign]] = {}  # see _grows_in
         # per jitted function, the shapes and dtypes of its calls so far -> where made
         self.signatures_seen: dict[Site, dict[avals.Signature | str, set[Site]]] = {}
         # calls written as syncs that cannot wait -> why: "no_argument"
@@ -410,6 +414,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.stamp_reads.clear()
         self.cleared_compiles.clear()
         self.shape_compiles.clear()
+        self.grown_compiles.clear()
+        self._growth.clear()  # (pass 1 read it without the module's imports)
         self.signatures_seen.clear()
         self.no_op_syncs.clear()
         self.left_running.clear()

@@ -235,6 +235,11 @@ REARRANGE_CALLS = frozenset(
                                "expand_dims", "nan_to_num")
 )
 
+# Calls that join arrays into a longer one (``jax.numpy.`` or ``numpy.``): an array rebound
+# to one of them made of itself on each round of a loop grows (``calls._grows_in``).
+GROW_CALLS = frozenset({"concatenate", "append", "hstack", "vstack", "column_stack",
+                        "row_stack", "dstack"})
+
 # Control flow that, called outside jit, traces its function and compiles the loop; JAX
 # keeps the result for the same function object, so a function made anew on each call (a
 # nested ``def`` or ``lambda``) compiles on every call.

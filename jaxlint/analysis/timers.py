@@ -991,7 +991,9 @@ class Timers:
                 # steps, an epoch's time): the function compiles in the first round only,
                 # so only the first of many figures includes it, as any training log's.
                 # Figures collected to be summed or averaged all carry it.
-                compiled = frozenset(c for c in compiled if loop not in self.loops_of.get(c, ()))
+                # (A call given an array that grows each round compiles in every round.)
+                compiled = frozenset(c for c in compiled if c in self.grown_compiles
+                                     or loop not in self.loops_of.get(c, ()))
             if compiled:
                 # The total of a logged run: the same start is read as a progress log on the
                 # rounds of a loop it is outside of (``elapsed`` every k updates, then
@@ -1006,8 +1008,8 @@ class Timers:
                             or not collects(round_loop, self.where[other].node)):
                         logged.add(round_loop)
                 if logged:
-                    compiled = frozenset(c for c in compiled
-                                         if not logged & self.loops_of.get(c, set()))
+                    compiled = frozenset(c for c in compiled if c in self.grown_compiles
+                                         or not logged & self.loops_of.get(c, set()))
             if compiled and not self._measures_speed(stop, starts, stmt, loop, compiled):
                 # Not a measurement of speed: a first call's compile is part of the run
                 # timed (``compiles.measures_speed``), and so is a call that compiles on
@@ -1015,7 +1017,7 @@ class Timers:
                 # figure then carries a compile: a sweep's); calls that compile again after
                 # a warm-up or a cleared cache are reported wherever they are.
                 compiled = frozenset(c for c in compiled if c in self.cleared_compiles
-                                     or c in self.shape_compiles
+                                     or c in self.shape_compiles or c in self.grown_compiles
                                      or (c in self.recompiling and loop is not None))
             scope = self.scope_of.get(stop)
             uses = tuple(d for d, leaves in self.decorations.get(scope, ()) if leaves) if (

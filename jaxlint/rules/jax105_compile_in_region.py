@@ -102,6 +102,9 @@ class CompileInRegion(Rule):
             for call in sorted(region.compiled, key=ctx.source_order):
                 if not isinstance(call, cst.Call):
                     continue
+                if call in ctx.flow.grown_compiles:
+                    yield self._grown(ctx, region, call)
+                    continue
                 if call in ctx.flow.recompiling:
                     yield self._recompiles(ctx, region, call)
                     continue
@@ -145,6 +148,26 @@ class CompileInRegion(Rule):
                  "{before}, and this call gives it {now} (a new shape or dtype), so the time "
                  "includes compilation; warm it up on these shapes and dtypes before the "
                  "clock starts")
+
+    GROWN = ("`{func}` compiles again on every round: `{name}` grows each round, so each "
+             "call gives it a new shape and the time includes compilation; keep its shape "
+             "fixed (a buffer of the final length, written with `.at[...].set`)")
+
+    def _grown(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
+        """A call given an array that grows on every round of a loop around it: a warm-up
+        cannot help (the next round's shape is new again), so no fix is offered."""
+        from jaxlint.analysis import Region
+
+        assert isinstance(region, Region)
+        name, loop, grows = ctx.flow.grown_compiles[call]
+        explanation = "\n".join([
+            region_heading(ctx, region),
+            f"line {ctx.line(call)}: `{ctx.code(call, 50)}`: `{name}` is given a new shape on "
+            f"every round of the loop at line {ctx.line(loop)} (line {ctx.line(grows)}: "
+            f"`{ctx.code(grows, 60)}`), and jit compiles one program per set of argument "
+            "shapes, so every call after the first traces and compiles it again."])
+        return Report(call, self.GROWN.format(func=ctx.code(call.func, 40), name=name), None,
+                      (*region.starts, region.stop), explanation)
 
     def _new_shape(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
         """A call with arguments of a new shape or dtype: jit's cache has no program for
