@@ -200,3 +200,32 @@ def test_a_function_of_the_caller_is_judged_where_it_is_made(tmp_path: Path) -> 
     (tmp_path / "main.py").write_text(MAIN.replace("time_fn(f, x)",
                                                    "time_fn(lambda: f(x).block_until_ready())"))
     assert _lint(tmp_path, ".") == []
+
+
+NUMPY_CALLER = '''\
+import jax.numpy as jnp
+import numpy as np
+
+from pkg.utils import time_fn
+
+
+def preprocess(raw):
+    x = raw.astype(np.float32)
+    return (x - x.mean()) / (x.std() + 1e-6)
+
+
+raw = np.random.default_rng(0).integers(0, 255, (1024, 1024), dtype=np.uint8)
+print(time_fn(preprocess, raw))
+x = jnp.asarray(preprocess(raw))
+'''
+
+
+def test_a_function_of_the_caller_is_judged_with_the_arguments_the_call_gives(
+        tmp_path: Path) -> None:
+    """``time_fn(preprocess, raw)``: ``preprocess`` is given the call's NumPy array, so its
+    ``raw.astype(...)`` is NumPy work, not JAX work, whatever the module imports."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "utils.py").write_text(TIME_FN)
+    (tmp_path / "main.py").write_text(NUMPY_CALLER)
+    assert _lint(tmp_path, ".") == []

@@ -354,9 +354,9 @@ class Calls:
             # a function of this module, ``lambda: f(x)``, as what calling it does here)
             self.capture[self.absolute(q)].append([
                 (kw, star, Ref(self.absolute(v.name)) if isinstance(v, Ref) else
-                 JaxCallable(synced=not self._leaves_running(v)) if isinstance(v, Func)
-                 else v)
-                for kw, star, v in args])  # see FlowAnalysis.follow_callers
+                 JaxCallable(synced=not self._leaves_running_given(v, args, i))
+                 if isinstance(v, Func) else v)
+                for i, (kw, star, v) in enumerate(args)])  # see FlowAnalysis.follow_callers
         values = [v for _, _, v in args]
         jax_args = [v for v in values if isinstance(v, JaxVal)]
         if kind is CallKind.HARNESS:
@@ -777,6 +777,17 @@ class Calls:
             # run of the loop gives the same shapes again, compiled the first time.)
             self.grown_compiles[node] = grown
             self.frame.events.append((self._tick(), node, COMPILE))
+
+    def _leaves_running_given(self: FlowAnalysis, fn: Func,
+                              args: list[tuple[str | None, str, Value]], at: int) -> bool:
+        """Whether calling ``fn`` (the argument at ``at`` of a call of another module's
+        timing helper, ``wall(preprocess, raw)``) leaves JAX work running, given the call's
+        other positional arguments, as a helper that times ``fn(*args)`` passes them (NumPy
+        data stays NumPy: ``raw.astype(np.float32)`` is no JAX work)."""
+        rest = [a for j, a in enumerate(args) if j != at and a[0] is None]
+        summary = self._call_function(fn, self._bind_params(fn, rest, None))
+        return summary.work and summary.leaves_work and not (
+            summary.waits or summary.waits_by_transfer)
 
     def _grown_argument(self: FlowAnalysis, node: Site
                         ) -> tuple[str, cst.For | cst.While, cst.Assign] | None:
