@@ -110,6 +110,12 @@ class Summary:
     leaves_fill: bool = False
 
     @property
+    def leaves_running(self) -> bool:
+        """Whether a call returns with JAX work of its own still running, waited for by
+        nothing it did (not even through a host copy)."""
+        return self.work and self.leaves_work and not (self.waits or self.waits_by_transfer)
+
+    @property
     def waits_for_args(self) -> bool:
         """Whether calling it waits for (at least) the JAX values passed to it."""
         return self.waits or self.waits_args
@@ -785,9 +791,7 @@ class Calls:
         other positional arguments, as a helper that times ``fn(*args)`` passes them (NumPy
         data stays NumPy: ``raw.astype(np.float32)`` is no JAX work)."""
         rest = [a for j, a in enumerate(args) if j != at and a[0] is None]
-        summary = self._call_function(fn, self._bind_params(fn, rest, None))
-        return summary.work and summary.leaves_work and not (
-            summary.waits or summary.waits_by_transfer)
+        return self._call_function(fn, self._bind_params(fn, rest, None)).leaves_running
 
     def _grown_argument(self: FlowAnalysis, node: Site
                         ) -> tuple[str, cst.For | cst.While, cst.Assign] | None:

@@ -231,8 +231,7 @@ class Harnesses:
                 self._timing_harness -= 1
             self.harness_recompiled = self.harness_recompiled or summary.recompiles
             self.harness_called |= summary.jit_calls
-            return summary.work and summary.leaves_work and not (
-                summary.waits or summary.waits_by_transfer)
+            return summary.leaves_running
         if isinstance(value, JaxCallable):
             return not value.synced
         if isinstance(value, Ref):
@@ -322,8 +321,7 @@ class Harnesses:
                     summary = self._call_function(fn, params)
                 finally:
                     self._timing_harness -= 1
-                unsynced = summary.work and summary.leaves_work and not (
-                    summary.waits or summary.waits_by_transfer)
+                unsynced = summary.leaves_running
                 self.tops.add(self.top_of.get(fn.node) or klass.node)
                 self.harnesses[fn.node.name] = HarnessUse(
                     fn.node.name, fn.node.name, unsynced=unsynced,

@@ -93,7 +93,7 @@ class Objects:
                 # JAX work of its own, whatever it is given: ``onp.dot(a, a.T)`` is given
                 # NumPy arrays by its callers, ``jnp.dot(a, a.T)`` computes on any.
                 self.capture[self.absolute(deco.name)].append(
-                    [(None, "", JaxCallable(synced=not self._leaves_running_alone(value)))])
+                    [(None, "", JaxCallable(synced=not self._leaves_running(value, alone=True)))])
             kind = self._classify(deco.name)
             if kind is CallKind.TRANSFORM:
                 q = self.as_jax(deco.name)
@@ -120,37 +120,24 @@ class Objects:
                 return wrapped
         return value
 
-    def _leaves_running_alone(self: FlowAnalysis, value: Value) -> bool:
-        """Whether calling ``value`` (a decorated function) returns with JAX work of its own
-        still running, whatever it is given: given host values (None), it still dispatches
-        JAX work (``jnp.dot(a, a.T)``, a jitted step) and does not wait for it. A function
-        that only operates on what it is given (``onp.dot(a, a.T)``), or calls what it is
-        given, is not judged so: its callers' values decide, which another module's
-        decorator cannot see."""
-        if isinstance(value, JaxCallable):
-            return not value.synced
-        if not isinstance(value, Func):
-            return False
-        params: dict[str, Value] = {p: None for p in self._positional_params(value.node)}
-        self._under_timer += 1
-        try:
-            summary = self._call_function(value, params)
-        finally:
-            self._under_timer -= 1
-        return summary.work and summary.leaves_work and not (
-            summary.waits or summary.waits_by_transfer)
-
-    def _leaves_running(self: FlowAnalysis, value: Value) -> bool:
+    def _leaves_running(self: FlowAnalysis, value: Value, alone: bool = False) -> bool:
         """Whether calling ``value`` (a decorated function) returns with JAX work of its
-        own still running."""
+        own still running. ``alone``: whatever it is given, as another module's decorator
+        must judge it (given host values, with other modules' functions looked up as under
+        a clock, it still dispatches JAX work: ``jnp.dot(a, a.T)`` or a jitted step does,
+        ``onp.dot(a, a.T)`` on NumPy arrays its callers give does not)."""
         if isinstance(value, JaxCallable):
             return not value.synced
         if not isinstance(value, Func):
             return False
-        params: dict[str, Value] = {p: INPUT for p in self._positional_params(value.node)}
-        summary = self._call_function(value, params)
-        return summary.work and summary.leaves_work and not (
-            summary.waits or summary.waits_by_transfer)
+        given = None if alone else INPUT
+        params: dict[str, Value] = {p: given for p in self._positional_params(value.node)}
+        bump = 1 if alone else 0
+        self._under_timer += bump
+        try:
+            return self._call_function(value, params).leaves_running
+        finally:
+            self._under_timer -= bump
 
     def _exec_ClassDef(self: FlowAnalysis, stmt: cst.ClassDef, st: State) -> State:
         self._loc = StmtLoc(stmt, True)
