@@ -128,47 +128,18 @@ def _assigned_in(loop: cst.For | cst.While) -> set[str]:
 
 
 def _every_round(loop: cst.For | cst.While, call: cst.CSTNode) -> bool:
-    """Whether ``call`` runs on every round of ``loop``: no ``if``, ``else`` or ``except``
-    of the loop's body holds it (an evaluation every ``eval_every`` steps of a training loop
-    is not a benchmark loop's repeated call; a loop nested in the round runs, as loops do)."""
-    found: list[bool] = []
-
-    class _Find(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.depth = 0  # conditional blocks entered
-
-        def _enter(self) -> None:
-            self.depth += 1
-
-        def _leave(self) -> None:
-            self.depth -= 1
-
-        def visit_If(self, node: cst.If) -> None:
-            self._enter()
-
-        def leave_If(self, original_node: cst.If) -> None:
-            self._leave()
-
-        def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
-            self._enter()
-
-        def leave_ExceptHandler(self, original_node: cst.ExceptHandler) -> None:
-            self._leave()
-
-        def visit_IfExp(self, node: cst.IfExp) -> None:
-            self._enter()
-
-        def leave_IfExp(self, original_node: cst.IfExp) -> None:
-            self._leave()
-
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            if node is call:
-                found.append(self.depth == 0)
-                return False
-            return not found and super().on_visit(node)
-
-    loop.body.visit(_Find())
-    return bool(found) and found[0]
+    """Whether ``call`` runs on every round of ``loop``: no ``if`` (its test, body or
+    ``else``), conditional expression or ``except`` of the loop's body holds it (an
+    evaluation every ``eval_every`` steps of a training loop is not a benchmark loop's
+    repeated call; a loop nested in the round runs, as loops do)."""
+    todo: list[tuple[cst.CSTNode, bool]] = [(loop.body, True)]
+    while todo:
+        node, every = todo.pop()
+        if node is call:
+            return every
+        every = every and not isinstance(node, (cst.If, cst.IfExp, cst.ExceptHandler))
+        todo.extend((child, every) for child in children(node))
+    return False
 
 
 def _collected_after_first_rounds(loop: cst.For | cst.While, stmt: cst.CSTNode,
