@@ -72,33 +72,10 @@ timed_exec(relu_jit, x)
 '''
 
 # the twin: every caller gives the helpers work that waits, or host work
-BASICS_SYNCED = '''\
-import numpy as onp
-import jax.numpy as np
-from jax import jit, random
-
-from utils import timed_exec, timer
-
-key = random.PRNGKey(0)
-x = random.normal(key, (3000, 3000))
-
-
-@timer
-def dot_jax(a):
-    return np.dot(a, a.T).block_until_ready()
-
-
-@timer
-def dot_numpy(a):
-    return onp.dot(a, a.T)
-
-
-relu_jit = jit(lambda z: np.maximum(0, z))
-
-dot_jax(x)
-dot_numpy(onp.ones((300, 300)))
-timed_exec(lambda z: relu_jit(z).block_until_ready(), x)
-'''
+BASICS_SYNCED = BASICS.replace(
+    "return np.dot(a, a.T)\n", "return np.dot(a, a.T).block_until_ready()\n").replace(
+    "timed_exec(relu_jit, x)", "timed_exec(lambda z: relu_jit(z).block_until_ready(), x)")
+assert BASICS_SYNCED.count("block_until_ready") == 2
 
 
 def _lint(folder: Path, *args: str) -> list[list[str]]:
