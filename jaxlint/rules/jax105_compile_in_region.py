@@ -20,8 +20,10 @@ class CompileInRegion(Rule):
     `nnx.jit`, `eqx.filter_jit`) inside a timed region: no call of the same function object
     (with the same static arguments) happens earlier on the path, and it was not compiled
     ahead with `.lower(...).compile()`. Also a call of eager `jax.lax` control flow
-    (`while_loop`, `scan`, `fori_loop`, ...) over a function made anew on each call, which
-    compiles on every call (no fix: a warm-up does not help). A progress log read on every
+    (`while_loop`, `scan`, `fori_loop`, ...) over a function made anew on each call, or of a
+    function that wraps a function made anew (a lambda, a `partial`, a nested `def`) in
+    `jax.jit` or `jax.pmap` and calls it, itself or through a helper, repeated by a loop or
+    a harness: each call compiles again (no fix: a warm-up does not help). A progress log read on every
     round of a loop is not reported for its first round's compile.
 
     A first call is reported only where the region measures speed: its file, folder,
@@ -48,7 +50,12 @@ class CompileInRegion(Rule):
     earlier call of the function gave it arrays whose shapes or dtypes the code spells out
     (`jnp.ones((1, 512))`, `x.astype(jnp.bfloat16)`, a loop over literal shapes), and at
     some argument this call's differ (a warm-up on a one-row batch before a timed batch of
-    64). A shape or dtype not spelt out is never taken as new.
+    64). A shape or dtype not spelt out is never taken as new. And a call given an array
+    that a loop around it makes longer on every round (`tokens = jnp.concatenate([tokens,
+    new], axis=1)`, `jnp.append`, `jnp.hstack`, or NumPy's): each round's call has a new
+    shape and compiles again, whatever warm-up came before, so it is reported wherever it
+    is and in every figure of a per-round log (no fix: keep the shape fixed, a buffer of the
+    final length written with `.at[...].set`).
 
     ## Why is this bad?
     A jitted function traces and compiles on its first call, synchronously. The region then
