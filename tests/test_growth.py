@@ -26,17 +26,22 @@ import growth  # noqa: E402
 # every name in scope while the states' names were dicts (6.6-6.8x at 600 -> 2,400, 11.5x at
 # 1,500 -> 6,000); they are tables now (``analysis/table.py``: a copy costs what was written
 # since) and joins and loop tests visit only the names written since the paths split (4.4x).
-# The larger size is where a quadratic term shows: at 150 the constant costs hide it.
+# The larger size is where a quadratic term shows: at 150 the constant costs hide it. Regions
+# whose starts are all printed at the end keep every start live, and each clock read asked
+# all of them (8.4x at 300 -> 1,200, 10.5x at 600 -> 2,400); a read subtracted from its start
+# at once, or stored under a name only subtracted from, asks none (4.2x both).
 @pytest.mark.slow
 @pytest.mark.parametrize(("shape", "size"), [(growth.sequential_regions, 150),
                                              (growth.named_regions, 150),
                                              (growth.named_regions_in_function, 150),
                                              (growth.pending_values, 150),
                                              (growth.timers_across_calls, 150),
-                                             (growth.regions_with_branches, 600)],
+                                             (growth.regions_with_branches, 600),
+                                             (growth.named_regions_synced_then_printed, 300)],
                          ids=["sequential_regions", "named_regions",
                               "named_regions_in_function", "pending_values",
-                              "timers_across_calls", "regions_with_branches"])
+                              "timers_across_calls", "regions_with_branches",
+                              "synced_then_printed"])
 def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[int], str],
                                                               size: int) -> None:
     ratio = settled_ratio(6, shape, size)

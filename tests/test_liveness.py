@@ -76,3 +76,35 @@ print(report())
 """
     assert [code for _, code in _found(body)] == ["JAX101"]
 
+
+
+def _many_regions(n: int, unsynced: int) -> str:
+    """``n`` regions with names of their own, each synced but ``unsynced``; every start
+    reading printed at the end, so all of them stay live to the last line."""
+    out = []
+    for i in range(n):
+        out += [f"t{i} = time.perf_counter()", f"y{i} = f(x)"]
+        if i != unsynced:
+            out.append(f"y{i}.block_until_ready()")
+        out.append(f"e{i} = time.perf_counter() - t{i}")
+    out.append(f"print({', '.join(f't{i}' for i in range(n))})")
+    return "\n".join(out) + "\n"
+
+
+def test_many_live_starts_each_stop_ends_its_own_region() -> None:
+    # 20 starts held to the end: each stop read is subtracted from its own start at once,
+    # so only that region ends there (the others are not asked), and a start read stored
+    # under a name only ever subtracted from ends no region
+    body = _many_regions(20, unsynced=7)
+    stop = HEAD.count("\n") + 1 + body.splitlines().index("e7 = time.perf_counter() - t7")
+    assert _found(body) == [(stop, "JAX101")]
+
+
+def test_a_start_reading_also_used_as_a_stop_still_ends_its_region() -> None:
+    # t12 is a start, and also the stop of ``t12 - t3``: that region holds z, dispatched
+    # after the last sync before t12 and never waited for
+    body = _many_regions(20, unsynced=-1).replace(
+        "e11 = time.perf_counter() - t11\n", "e11 = time.perf_counter() - t11\nz = f(x)\n")
+    stop = HEAD.count("\n") + 1 + body.splitlines().index("t12 = time.perf_counter()")
+    assert _found(body) == [(stop, "JAX106")]  # z runs into t12's own region
+    assert _found(body + "print(t12 - t3)\n") == [(stop, "JAX101")]

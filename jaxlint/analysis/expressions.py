@@ -39,6 +39,7 @@ class Expressions:
     """The expressions part of ``FlowAnalysis`` (see the module docstring)."""
 
     _last_elements: list[Value] | None  # see Statements
+    _partner: tuple[cst.CSTNode, frozenset[cst.CSTNode]] | None  # see Timers._snapshot
 
     def _eval(self: FlowAnalysis, node: cst.BaseExpression, st: State) -> Value:
         self._step()
@@ -80,7 +81,18 @@ class Expressions:
         return fn
 
     def _eval_BinaryOperation(self: FlowAnalysis, node: cst.BinaryOperation, st: State) -> Value:
-        left = self._eval(node.left, st)
+        partner = self._partner
+        if isinstance(node.operator, cst.Subtract) and isinstance(node.left, cst.Call):
+            # ``time.perf_counter() - t0``: the read's value is this difference, so it can
+            # end only the regions ``t0`` starts (looking a name up has no effect)
+            key = dotted(node.right)
+            held = self._lookup(key, st)[1] if key is not None else None
+            if isinstance(held, TimerRead):
+                self._partner = (node.left, held.sites)
+        try:
+            left = self._eval(node.left, st)
+        finally:
+            self._partner = partner
         right = self._eval(node.right, st)
         if isinstance(node.operator, cst.Subtract) and isinstance(left, TimerRead) and isinstance(
             right, TimerRead

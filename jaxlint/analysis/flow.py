@@ -114,6 +114,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.path = path
         self._class_names: dict[cst.CSTNode, list[str]] | None = None  # _classes_of
         self._measuring_file: bool | None = None  # see Timers._measures_speed
+        self._subtracted_only: frozenset[str] | None = None  # see Timers._only_starts
         self._region_heads: set[int] | None = None  # see Timers._heads_a_region
         # Finding generators walks a function's whole body; most modules have none at all.
         self._code = module.code if code is None else code
@@ -222,6 +223,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.harness_only_lambda = False  # its statement only makes a lambda
         self.harness_called: set[cst.CSTNode] = set()  # the jitted functions its run calls
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
+        # (a clock read, the start readings it is subtracted from) while evaluating
+        # ``time.perf_counter() - t0``: that read can end no other region (_snapshot)
+        self._partner: tuple[cst.CSTNode, frozenset[Site]] | None = None
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
         self._with_item = 0  # > 0 while evaluating a ``with`` item (it may be a timer)
         self._closure_keys: dict[Func, object] = {}  # see ``closure_key``

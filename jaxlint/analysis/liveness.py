@@ -107,3 +107,36 @@ class ScopeText:
         """Whether no code of the scope can read ``name`` once the statement at position
         ``at`` (``position``) has begun."""
         return self._death.get(name, 0) < at and name not in self._pinned
+
+
+def only_subtracted(module: cst.Module) -> frozenset[str]:
+    """The names a module uses only to subtract from (``... - t0``), besides binding them
+    (``t0 = ...``, sole target) and printing them (``print(t0, t1)``): a clock reading
+    stored under such a name can start regions but never end one, since its value is
+    never the left side of a difference nor given to code that could make it so. One walk
+    of the module; every other occurrence of a name (an argument, an alias, an f-string,
+    an attribute or keyword spelled the same, a ``del``) rules the name out, and a module
+    spelling ``locals``, ``vars``, ``globals``, ``eval`` or ``exec`` has none."""
+    allowed: set[int] = set()  # id of each Name occurrence in an allowed place
+    seen: set[str] = set()
+    ruled_out: set[str] = set()
+    todo: list[cst.CSTNode] = [module]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, cst.Name):
+            seen.add(node.value)
+            if id(node) not in allowed:
+                ruled_out.add(node.value)
+            continue
+        if isinstance(node, cst.Assign) and len(node.targets) == 1:
+            allowed.add(id(node.targets[0].target))
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract):
+            allowed.add(id(node.right))
+        elif (isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+              and node.func.value == "print"):
+            allowed.update(id(arg.value) for arg in node.args
+                           if not arg.star and arg.keyword is None)
+        todo.extend(children(node))
+    if seen & _OPAQUE:
+        return frozenset()
+    return frozenset(seen - ruled_out)

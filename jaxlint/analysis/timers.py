@@ -31,7 +31,7 @@ from jaxlint.analysis.compiles import (
     says_measuring,
     skips_first_rounds,
 )
-from jaxlint.analysis.liveness import ScopeText
+from jaxlint.analysis.liveness import ScopeText, only_subtracted
 from jaxlint.analysis.state import State
 from jaxlint.analysis.syntax import (
     StmtLoc,
@@ -455,9 +455,13 @@ class Timers:
     _region_heads: set[int] | None  # statements just before a start read (_heads_a_region)
     _class_names: dict[cst.CSTNode, list[str]] | None  # a method's classes (_classes_of)
     _measuring_file: bool | None  # path says benchmark, or it warms up (_measures_speed)
+    _subtracted_only: frozenset[str] | None  # names only subtracted from (_only_starts)
+    _partner: tuple[cst.CSTNode, frozenset[Site]] | None  # see _eval_BinaryOperation
 
     def _timer_read(self: FlowAnalysis, node: cst.Call, st: State) -> TimerRead:
-        self._snapshot(node, st)
+        partner = self._partner
+        self._snapshot(node, st, partner[1] if partner is not None and partner[0] is node
+                       else None, self._only_starts(node, st))
         self.where.setdefault(node, self._loc)
         self.next_of.setdefault(node, self._next_stmt)
         self.prev_of.setdefault(node, self._prev_stmt)
@@ -628,31 +632,56 @@ class Timers:
             st.timers[_held(node)] = frozenset({node})
         return None
 
-    def _snapshot(self: FlowAnalysis, node: Site, st: State) -> None:
+    def _only_starts(self: FlowAnalysis, node: cst.Call, st: State) -> bool:
+        """Whether the read ``node`` can start regions but end none: its statement stores
+        it under a name the module only subtracts from (``t7 = time.perf_counter()``,
+        ``liveness.only_subtracted``). Asked only when many starts are held, where a
+        snapshot costs their number."""
+        if len(st.timers) < 16:
+            return False
+        stmt = self._loc.node if self._loc is not None else None
+        if not (isinstance(stmt, cst.Assign) and stmt.value is node and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0].target, cst.Name)):
+            return False
+        if self._subtracted_only is None:
+            self._subtracted_only = only_subtracted(self.module)
+        return stmt.targets[0].target.value in self._subtracted_only
+
+    def _snapshot(self: FlowAnalysis, node: Site, st: State,
+                  partner: frozenset[Site] | None = None, only_starts: bool = False) -> None:
         """Record at the read ``node`` what a region ending here may contain.
 
         A region's start is a read whose value a name still holds (it is subtracted later),
         so only work after the oldest such read matters; the journal, ordered by tick, gives
         exactly that work. The cost is the work since the oldest live start, not all the
-        work of the file so far."""
+        work of the file so far. A read subtracted at once from a start (``partner``:
+        ``time.perf_counter() - t0``) can end only that start's regions: the other live
+        starts are not asked, so that a file of regions whose starts all stay live (printed
+        together at the end) costs each read its own region, not the number of starts."""
         top = self.current_top()
         if top is not None:
             self.tops.add(top)
         snap = self.snapshots.setdefault(node, Snapshot())
         snap.add_binds(self.frame.binds)
+        if only_starts:
+            return  # no region ends here: only the frames' binds are asked of it
         starts: dict[Site, int] = {}
-        for sites in st.timers.values():
-            for start in sites:
-                tick = st.reads.get(start)
-                if tick is not None:
-                    starts[start] = tick
-        if len(starts) > 1:
-            starts = self._live_starts(starts, st)
-        # A read no name holds can start no later region: forget it, so that the state
-        # does not grow with every read of the file (the read being made is added back, so
-        # ``st.reads`` still says whether this frame has read a clock).
-        if len(st.reads) > len(starts):
-            st.reads = dict(starts)
+        reads = st.reads
+        if partner is not None and all(s in reads for s in partner):
+            starts = {s: reads[s] for s in partner}
+        else:
+            for sites in st.timers.values():
+                for start in sites:
+                    tick = reads.get(start)
+                    if tick is not None:
+                        starts[start] = tick
+            if len(starts) > 1:
+                starts = self._live_starts(starts, st)
+            # A read no name holds can start no later region: forget it, so that the state
+            # does not grow with every read of the file (the read being made is added
+            # back, so ``st.reads`` still says whether this frame has read a clock).
+            if len(reads) > len(starts):
+                st.reads = dict(starts)
         if not starts:
             return
         window = snap.add_window(self.frame.events, starts, self._now)
