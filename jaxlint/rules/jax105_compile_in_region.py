@@ -23,8 +23,8 @@ class CompileInRegion(Rule):
     (`while_loop`, `scan`, `fori_loop`, ...) over a function made anew on each call, or of a
     function that wraps a function made anew (a lambda, a `partial`, a nested `def`) in
     `jax.jit` or `jax.pmap` and calls it, itself or through a helper, repeated by a loop or
-    a harness: each call compiles again (no fix: a warm-up does not help). A progress log read on every
-    round of a loop is not reported for its first round's compile.
+    a harness: each call compiles again (no fix: a warm-up does not help). A progress log
+    read on every round of a loop is not reported for its first round's compile.
 
     A first call is reported only where the region measures speed: its file, folder,
     function or class is named for it (`benchmarks/`, `bench_*.py`, `speed_test.py`,
