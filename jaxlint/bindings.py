@@ -79,39 +79,26 @@ def _import_names(node: cst.Import | cst.ImportFrom) -> set[str]:
     return out
 
 
-class _Walrus(cst.CSTVisitor):
-    """Walrus targets that are bound whenever the expression is evaluated: not those under
-    a short-circuit, a conditional expression, a lambda or a comprehension."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self.names |= target_names(node.target)
-
-    def visit_BooleanOperation(self, node: cst.BooleanOperation) -> bool:
-        node.left.visit(self)
-        return False
-
-    def visit_IfExp(self, node: cst.IfExp) -> bool:
-        node.test.visit(self)
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def _comprehension(self, node: cst.CSTNode) -> bool:
-        return False
-
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
-
-
 def _walrus(node: cst.CSTNode | None) -> set[str]:
-    if node is None:
-        return set()
-    found = _Walrus()
-    node.visit(found)
-    return found.names
+    """Walrus targets that are bound whenever ``node`` is evaluated: not those under a
+    short-circuit, a conditional expression, a lambda or a comprehension."""
+    out: set[str] = set()
+    todo = [node] if node is not None else []
+    while todo:
+        n = todo.pop()
+        if isinstance(n, cst.NamedExpr):
+            out |= target_names(n.target)
+        elif isinstance(n, cst.BooleanOperation):
+            todo.append(n.left)  # the right side may not run
+            continue
+        elif isinstance(n, cst.IfExp):
+            todo.append(n.test)
+            continue
+        elif isinstance(n, (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp,
+                            cst.GeneratorExp)):
+            continue
+        todo.extend(code_parts(n))
+    return out
 
 
 class _Locals(cst.CSTVisitor):
@@ -124,19 +111,30 @@ class _Locals(cst.CSTVisitor):
         self.globals: set[str] = set()
         self.nonlocals: set[str] = set()
 
+    def walk(self, top: cst.CSTNode) -> None:
+        """Visit ``top`` and the code inside it (``on_visit`` says where to go down), with
+        the code's own parts: libcst's ``visit`` rebuilds every node it passes."""
+        todo = [top]
+        while todo:
+            node = todo.pop()
+            if self.on_visit(node):
+                todo.extend(code_parts(node))
+
     def on_visit(self, node: cst.CSTNode) -> bool:
         if node is not self.root and isinstance(node, (*_SCOPES, cst.Lambda)):
             if isinstance(node, _SCOPES):
                 self.names.add(node.name.value)
                 for d in node.decorators:
-                    d.visit(self)
+                    self.walk(d)
             return False
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
             # only a walrus inside binds here
-            class Named(cst.CSTVisitor):
-                def visit_NamedExpr(inner, n: cst.NamedExpr) -> None:  # noqa: N805
+            todo: list[cst.CSTNode] = [node]
+            while todo:
+                n = todo.pop()
+                if isinstance(n, cst.NamedExpr):
                     self.names.update(target_names(n.target))
-            node.visit(Named())
+                todo.extend(code_parts(n))
             return False
         if isinstance(node, (cst.AssignTarget,)):
             self.names |= target_names(node.target)
@@ -542,7 +540,7 @@ class Bindings:
             if isinstance(scope, cst.FunctionDef):
                 found.names |= _params(scope)
             body = scope.body if isinstance(scope, _SCOPES) else scope
-            body.visit(found)
+            found.walk(body)
         return found
 
     def _state(self, scope: _Scope, node: cst.CSTNode, at_end: bool) -> State:

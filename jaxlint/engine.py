@@ -194,7 +194,7 @@ def _reports(module: cst.Module, text: str, flow: FlowAnalysis, noqa: NoqaIndex,
              settings: Settings) -> list[tuple[Finding, FixPlan | None]]:
     select, ignore, honour_noqa = settings.select, settings.ignore, settings.honour_noqa
     # placed when asked, the statements where timing happened first
-    positions = Positions(module, text, flow.tops, flow.cpython_tree)
+    positions = Positions(module, text, flow.tops, flow.cpython_tree, flow.top_of)
     ctx = FileContext(module, flow, positions, settings.shown)
     found: list[tuple[str, str, int, int, tuple[int, int] | None, FixPlan | None,
                       str | None]] = []

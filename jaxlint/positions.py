@@ -159,12 +159,17 @@ class Positions(Mapping[cst.CSTNode, Start]):
 
     def __init__(self, module: cst.Module, text: str | None = None,
                  hints: Iterable[cst.CSTNode] = (),
-                 tree: Callable[[], ast.Module | None] | None = None) -> None:
-        """``tree``: gives CPython's tree of ``text`` (the analysis parsed it already)."""
+                 tree: Callable[[], ast.Module | None] | None = None,
+                 top_of: Mapping[cst.CSTNode, cst.CSTNode | None] | None = None) -> None:
+        """``tree``: gives CPython's tree of ``text`` (the analysis parsed it already).
+        ``top_of``: the top-level statement of a node, where the analysis knows it (a
+        function's ``def`` in another function: that statement is placed first)."""
         self._module = module
         self._text = text
         self._tree = tree
         self._hints = hints
+        self._top_of = top_of
+        self._index: dict[int, int] | None = None  # id(top-level statement) -> its index
         self._starts: dict[cst.CSTNode, Start] | None = None  # complete
         self._found: dict[cst.CSTNode, Start] = {}
         self._lines: list[int] | None = None
@@ -198,7 +203,7 @@ class Positions(Mapping[cst.CSTNode, Start]):
                 return False
             self._lines = lines
             self._done = set()
-            index = {id(stmt): i for i, stmt in enumerate(self._module.body)}
+            index = self._index = {id(stmt): i for i, stmt in enumerate(self._module.body)}
             for hint in self._hints:
                 i = index.get(id(hint))
                 if i is not None and i not in self._done:
@@ -254,6 +259,14 @@ class Positions(Mapping[cst.CSTNode, Start]):
             return found
         if not self._prepare():
             return self.starts.get(node)
+        top = self._top_of.get(node) if self._top_of is not None else None
+        if top is not None and self._index is not None and self._done is not None:
+            i = self._index.get(id(top))
+            if i is not None and i not in self._done:
+                self._statement(i)
+                found = self._found.get(node)
+                if found is not None:
+                    return found
         while (i := self._todo()) is not None:
             self._statement(i)
             found = self._found.get(node)

@@ -23,6 +23,7 @@ from jaxlint.analysis.syntax import (
     all_params,
     annotated_fields,
     base_name,
+    children,
     dotted,
     generator_verdicts,
     is_const_string,
@@ -817,17 +818,19 @@ class Calls:
         if found is not None:
             return found
         found = {}
+        # the body's statements only (an assignment is one; expressions hold none)
         todo: list[cst.CSTNode] = [loop.body]
         while todo:
             n = todo.pop()
-            if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.BaseExpression)):
                 continue
             if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(
                     n.targets[0].target, cst.Name) and isinstance(n.value, cst.Call):
                 name = n.targets[0].target.value
                 if self._makes_longer(n.value, name):
                     found.setdefault(name, n)
-            todo.extend(n.children)
+                continue
+            todo.extend(children(n))
         self._growth[loop] = found
         return found
 

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from jaxlint.analysis.plans import FixPlan, InsertSync, ReplaceExpr, sync_before_stop
+from jaxlint.analysis.syntax import walk
 from jaxlint.rules.base import FileContext, Report, Rule, sync_call_text
 from jaxlint.rules.jax101_unsynced_timer import explain
 
@@ -133,24 +134,13 @@ class IneffectiveSync(Rule):
 
 def _sync_in(fn: cst.FunctionDef) -> cst.Call | None:
     """The first ``block_until_ready`` call in ``fn``'s own body (not a nested function's)."""
-    found: list[cst.Call] = []
-
-    class _Find(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is fn
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-        def visit_Call(self, node: cst.Call) -> bool:
+    for node in walk(fn, skip=(cst.FunctionDef, cst.Lambda)):
+        if isinstance(node, cst.Call):
             name = node.func.attr.value if isinstance(node.func, cst.Attribute) else (
                 node.func.value if isinstance(node.func, cst.Name) else "")
-            if name == "block_until_ready" and not found:
-                found.append(node)
-            return not found
-
-    fn.visit(_Find())
-    return found[0] if found else None
+            if name == "block_until_ready":
+                return node
+    return None
 
 
 def _why(kind: str) -> str:
