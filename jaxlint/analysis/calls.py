@@ -925,8 +925,12 @@ class Calls:
         scope = self.frame.func.node if self.frame.func is not None else None
         # the call as written: a cold/warm pair times the same call twice (with the same
         # static values), not another function that shares an origin or another variant
-        text = " ".join(self.module.code_for_node(node).split()) if (
-            compiles or st.timers) else ""
+        text = ""
+        if compiles or st.timers:
+            text = self._call_texts.get(node, "")
+            if not text:  # (once per call: loops and both passes call it again)
+                text = self._call_texts[node] = " ".join(
+                    self.module.code_for_node(node).split())
         if compiles:
             if CLEARED in st.called:
                 self.cleared_compiles.add(node)  # compiles because the caches were cleared

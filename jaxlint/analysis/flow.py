@@ -130,7 +130,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.avals_known = "x64" not in self._code
         self._generators: dict[cst.CSTNode, bool] = {}
         self._periodic: dict[cst.For, bool] = {}  # see _periodic_in
-        self._tested_counters: dict[str, bool] = {}  # see _periodic_in
+        self._tested_names: set[str] | None = None  # see _periodic_in
+        self._call_texts: dict[cst.CSTNode, str] = {}  # see Calls._first_call
         # per function name, whether its definitions are generators (see _is_generator)
         self._verdicts: dict[str, frozenset[bool]] | None = None
         self._cpython: ast.Module | None = None  # see cpython_tree

@@ -210,8 +210,9 @@ class Harnesses:
             return False
         targets = bound_names(stmt)
         if targets:
-            scope = self.frame.func.node if self.frame.func is not None else self.module
-            return not drops_first_rounds(self.module.code_for_node(scope), targets)
+            text = (self.module.code_for_node(self.frame.func.node)
+                    if self.frame.func is not None else self._code)
+            return not drops_first_rounds(text, targets)
         return True
 
     def _leaves_work(self: FlowAnalysis, node: cst.BaseExpression, value: Value,

@@ -92,7 +92,7 @@ class Statements:
     _final_rounds: dict[str, int]  # see FlowAnalysis
     _periodic_names: dict[str, cst.FunctionDef] | None  # see _calls_periodic_helper
     _periodic_fns: dict[cst.FunctionDef, bool]
-    _tested_counters: dict[str, bool]  # counter name -> an ``if`` of the file names it
+    _tested_names: set[str] | None  # the words after an ``if`` on a line (_periodic_in)
 
     # ------------------------------------------------------------------ binding
     def _bind(self: FlowAnalysis, target: cst.BaseExpression, value: Value, st: State,
@@ -582,10 +582,13 @@ class Statements:
         if found is None:
             found = False
             name = re.escape(counter)
-            tested = self._tested_counters.get(counter)
-            if tested is None:  # (once per counter name: the file's text is read once)
-                tested = self._tested_counters[counter] = re.search(
-                    rf"\bif\b[^\n]*\b{name}\b", self._code) is not None
+            if self._tested_names is None:
+                # the words after an ``if`` on each line of the file, read once (once per
+                # counter name made a file of many loops cost its loops times its length)
+                self._tested_names = {
+                    word for m in re.finditer(r"\bif\b([^\n]*)", self._code)
+                    for word in re.findall(r"\w+", m.group(1))}
+            tested = counter in self._tested_names
             if "%" in self._code or tested:
                 text = self.module.code_for_node(stmt.body)
                 found = "%" in text or (

@@ -767,7 +767,7 @@ class Timers:
         lists.discard(None)
         if not lists:
             return False
-        text = self.module.code_for_node(scope if scope is not None else self.module)
+        text = self.module.code_for_node(scope) if scope is not None else self._code
         return drops_first_rounds(text, {name for name in lists if name})
 
     # ------------------------------------------------------------------ results
