@@ -21,6 +21,8 @@ from typing import Any
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from jaxlint.analysis.syntax import children as code_parts
+
 Start = tuple[int, int]
 
 _NEWLINE = re.compile(r"\r\n?|\n")  # what the provider splits tokens on
@@ -106,14 +108,15 @@ def starts(module: cst.Module) -> dict[cst.CSTNode, Start]:
     return state.found
 
 
-def statement_lines(module: cst.Module, text: str, tree: ast.Module | None = None
-                    ) -> list[int] | None:
+def statement_lines(module: cst.Module, text: str, tree: ast.Module | None = None,
+                    asts: list[ast.stmt | None] | None = None) -> list[int] | None:
     """The line where the code of each of the module's top-level statements begins (its
     leading blank and comment lines included), from CPython's tree: each statement's first
     token, less the lines before it that libcst keeps with it. None when that cannot be
     relied on (syntax newer than this Python, line breaks CPython and libcst may count
     differently, trees that do not pair up). ``tree``: CPython's tree of ``text``, if the
-    caller has it."""
+    caller has it. ``asts``: filled with CPython's node of each compound statement (None
+    for a line of simple statements)."""
     if "\r" in text or "\f" in text or "\v" in text or text.startswith("\ufeff"):
         return None
     if tree is None:
@@ -126,6 +129,8 @@ def statement_lines(module: cst.Module, text: str, tree: ast.Module | None = Non
         if j >= len(body):
             return None
         first = body[j]
+        if asts is not None:
+            asts.append(None if isinstance(stmt, cst.SimpleStatementLine) else first)
         if isinstance(stmt, cst.SimpleStatementLine):
             line = first.lineno
             j += len(stmt.body)
@@ -144,6 +149,20 @@ def statement_lines(module: cst.Module, text: str, tree: ast.Module | None = Non
             b <= a for a, b in zip(out, out[1:])):
         return None
     return out
+
+
+_KINDS: dict[type, tuple[type, ...]] = {
+    cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef), cst.ClassDef: (ast.ClassDef,),
+    cst.If: (ast.If,), cst.For: (ast.For, ast.AsyncFor), cst.While: (ast.While,),
+    cst.With: (ast.With, ast.AsyncWith), cst.Try: (ast.Try,), cst.Match: (ast.Match,),
+}
+if hasattr(ast, "TryStar"):
+    _KINDS[cst.TryStar] = (ast.TryStar,)
+
+
+def _same_kind(stmt: cst.CSTNode, tree: ast.stmt) -> bool:
+    """Whether libcst's compound statement and CPython's node are the same statement."""
+    return isinstance(tree, _KINDS.get(type(stmt), ()))
 
 
 class Positions(Mapping[cst.CSTNode, Start]):
@@ -170,6 +189,11 @@ class Positions(Mapping[cst.CSTNode, Start]):
         self._hints = hints
         self._top_of = top_of
         self._index: dict[int, int] | None = None  # id(top-level statement) -> its index
+        self._asts: list[ast.stmt | None] = []  # CPython's node of each compound statement
+        self._parent: dict[int, cst.CSTNode] = {}  # id(node) -> its parent, in _walked
+        self._walked: set[int] = set()  # indexes of the statements in _parent
+        self._nested: set[int] = set()  # ids of the inner statements placed alone
+        self._source_lines: list[str] = []
         self._starts: dict[cst.CSTNode, Start] | None = None  # complete
         self._found: dict[cst.CSTNode, Start] = {}
         self._lines: list[int] | None = None
@@ -197,18 +221,148 @@ class Positions(Mapping[cst.CSTNode, Start]):
             lines = None
             if self._text:
                 tree = self._tree() if self._tree is not None else None
-                lines = (statement_lines(self._module, self._text, tree)
+                lines = (statement_lines(self._module, self._text, tree, self._asts)
                          if tree is not None or self._tree is None else None)
             if lines is None:
                 return False
             self._lines = lines
             self._done = set()
-            index = self._index = {id(stmt): i for i, stmt in enumerate(self._module.body)}
-            for hint in self._hints:
-                i = index.get(id(hint))
-                if i is not None and i not in self._done:
-                    self._statement(i)
+            self._index = {id(stmt): i for i, stmt in enumerate(self._module.body)}
+            self._source_lines = self._text.split("\n") if self._text else []
         return True
+
+    def _hinted(self, node: cst.CSTNode) -> Start | None:
+        """``node``'s start, when it lies in a statement the analysis named (its ``def``'s
+        top-level statement, a statement that holds timing): only the innermost statement
+        around it is generated, placed by CPython's line numbers."""
+        assert self._index is not None and self._done is not None
+        tops: list[cst.CSTNode] = []
+        top = self._top_of.get(node) if self._top_of is not None else None
+        if top is not None:
+            tops.append(top)
+        tops.extend(self._hints)
+        for top in tops:
+            i = self._index.get(id(top))
+            if i is None or i in self._done:
+                continue
+            if i not in self._walked:
+                self._walk(i)
+            if id(node) in self._parent or node is top:
+                if not self._place_inner(i, node):
+                    self._statement(i)
+                found = self._found.get(node)
+                if found is not None:
+                    return found
+        return None
+
+    def _walk(self, i: int) -> None:
+        """Note the parent of every node of top-level statement ``i``."""
+        self._walked.add(i)
+        parent = self._parent
+        todo: list[cst.CSTNode] = [self._module.body[i]]
+        while todo:
+            node = todo.pop()
+            for child in code_parts(node):
+                parent[id(child)] = node
+                todo.append(child)
+
+    def _place_inner(self, i: int, node: cst.CSTNode) -> bool:
+        """Generate the code of the innermost statement of a block around ``node`` inside
+        top-level statement ``i``, starting at the line CPython gives it, with the indents
+        of the blocks around it; False (nothing placed) when the trees do not pair up or
+        the placed names do not match the source text there."""
+        top = self._module.body[i]
+        chain = [node]
+        while chain[-1] is not top:
+            up = self._parent.get(id(chain[-1]))
+            if up is None:
+                return False
+            chain.append(up)
+        chain.reverse()  # top ... node
+        stmt: cst.CSTNode = top
+        tree = self._asts[i] if i < len(self._asts) else None
+        indents: list[str] = []
+        inner: tuple[cst.CSTNode, ast.stmt] | None = None
+        k = 1
+        while tree is not None and k < len(chain):
+            part = chain[k]
+            body: list[ast.stmt] | None = None
+            if isinstance(part, cst.If) and getattr(stmt, "orelse", None) is part:
+                orelse = getattr(tree, "orelse", None)  # ``elif``: CPython's nested ``if``
+                if not (isinstance(orelse, list) and len(orelse) == 1
+                        and isinstance(orelse[0], ast.If)):
+                    return False
+                stmt, tree, k = part, orelse[0], k + 1
+                continue
+            block = part
+            if isinstance(part, (cst.Else, cst.Finally)) and k + 1 < len(chain):
+                body = getattr(tree, "finalbody" if isinstance(part, cst.Finally)
+                               else "orelse", None)
+                block, k = chain[k + 1], k + 1
+            elif isinstance(part, (cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase)
+                            ) and k + 1 < len(chain):
+                mine = getattr(stmt, "cases" if isinstance(part, cst.MatchCase)
+                               else "handlers", ())
+                theirs = getattr(tree, "cases" if isinstance(part, cst.MatchCase)
+                                 else "handlers", ())
+                at = next((n for n, h in enumerate(mine) if h is part), None)
+                if at is None or len(mine) != len(theirs):
+                    return False
+                body = getattr(theirs[at], "body", None)
+                block, k = chain[k + 1], k + 1
+            elif part is getattr(stmt, "body", None):
+                body = getattr(tree, "body", None)
+            if not isinstance(block, cst.IndentedBlock) or not isinstance(body, list) or \
+                    k + 1 >= len(chain):
+                break  # in the statement's own line (a test, a decorator) or a one-liner
+            child = chain[k + 1]
+            at = next((n for n, b in enumerate(block.body) if b is child), None)
+            if at is None:
+                return False
+            j = sum(len(b.body) if isinstance(b, cst.SimpleStatementLine) else 1
+                    for b in block.body[:at])
+            if j >= len(body):
+                return False
+            indents.append(self._module.default_indent if block.indent is None
+                           else block.indent)
+            stmt, tree, k = child, body[j], k + 2
+            inner = (stmt, tree)
+            if isinstance(stmt, cst.SimpleStatementLine):
+                break
+            if not _same_kind(stmt, tree):
+                return False
+        if inner is None:
+            return False
+        stmt, tree = inner
+        if id(stmt) in self._nested:
+            return False
+        line = tree.lineno
+        decorators: Sequence[cst.Decorator] = getattr(stmt, "decorators", ())
+        if decorators:
+            listed: list[ast.expr] = getattr(tree, "decorator_list", [])
+            if len(listed) != len(decorators):
+                return False
+            line = listed[0].lineno - len(decorators[0].leading_lines)
+        state = _StartsState(self._module)
+        state.line = line - len(getattr(stmt, "leading_lines", ()))
+        state.indent_tokens = indents
+        try:
+            stmt._codegen(state)
+        except AttributeError:  # pragma: no cover - a libcst whose internals moved
+            return False
+        lines = self._source_lines
+        names = 0
+        for placed, (ln, col) in state.found.items():
+            if isinstance(placed, cst.Name):
+                names += 1
+                if not (0 < ln <= len(lines) and lines[ln - 1].startswith(placed.value, col)):
+                    return False  # placed wrong: the whole statement is generated instead
+        if not names:
+            return False  # nothing to check the placing against
+        self._nested.add(id(stmt))
+        for placed, start in state.found.items():
+            self._found.setdefault(placed, start)
+        return node in state.found
 
     def _statement(self, i: int) -> None:
         assert self._lines is not None and self._done is not None
@@ -259,14 +413,9 @@ class Positions(Mapping[cst.CSTNode, Start]):
             return found
         if not self._prepare():
             return self.starts.get(node)
-        top = self._top_of.get(node) if self._top_of is not None else None
-        if top is not None and self._index is not None and self._done is not None:
-            i = self._index.get(id(top))
-            if i is not None and i not in self._done:
-                self._statement(i)
-                found = self._found.get(node)
-                if found is not None:
-                    return found
+        found = self._hinted(node)
+        if found is not None:
+            return found
         while (i := self._todo()) is not None:
             self._statement(i)
             found = self._found.get(node)

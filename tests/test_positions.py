@@ -81,6 +81,46 @@ def test_one_statement_at_a_time_places_every_node_alike(name: str, data: bytes)
     assert stranger not in Positions(module, text)
 
 
+@pytest.mark.parametrize(("name", "data"), _sources())
+def test_the_innermost_statement_alone_places_every_node_alike(name: str, data: bytes
+                                                                ) -> None:
+    """With every statement named as holding timing (as the analysis names the statements
+    of its regions), a node is placed by generating only the innermost statement of a block
+    around it, at the line and indent CPython gives it: every node must start where the
+    whole module's generation says."""
+    try:
+        module = cst.parse_module(data)
+    except cst.ParserSyntaxError:
+        pytest.skip("not parseable (a fixture of a parse error)")
+    text = data.decode(module.encoding)
+    whole = starts(module)
+    lazy = Positions(module, text, hints=list(module.body))
+    for node in reversed(list(whole)):
+        assert lazy[node] == whole[node], name
+    assert dict(lazy) == whole
+
+
+def test_a_node_deep_in_a_function_generates_only_its_statement() -> None:
+    source = ("import time\n\ndef main(xs):\n    total = 0\n"
+              + "".join(f"    v{i} = {i} + total\n" for i in range(50))
+              + "    for x in xs:\n        if x:\n            pass\n        else:\n"
+              "            t0 = time.perf_counter()  # the one asked for\n"
+              "    return total\n")
+    module = cst.parse_module(source)
+    main = module.body[1]
+    assert isinstance(main, cst.FunctionDef)
+    loop = main.body.body[-2]
+    assert isinstance(loop, cst.For)
+    inner_if = loop.body.body[0]
+    assert isinstance(inner_if, cst.If) and inner_if.orelse is not None
+    read = inner_if.orelse.body.body[0]
+    lazy = Positions(module, source, hints=[main])
+    assert lazy[read] == starts(module)[read] == (59, 12)
+    # only that line's statement was generated: the 50 assignments before it are unplaced
+    early = main.body.body[1]
+    assert early not in lazy._found
+
+
 def test_statements_are_placed_by_cpython_only_where_it_can_tell() -> None:
     """Layouts whose line breaks CPython may count otherwise, and syntax it cannot parse,
     fall back to generating the whole module."""
