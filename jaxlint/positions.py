@@ -171,10 +171,11 @@ class Positions(Mapping[cst.CSTNode, Start]):
 
     Generating the whole module's code is most of what reporting a finding costs, and a
     finding needs only the nodes of its region. So where CPython's tree tells where each
-    top-level statement begins (``statement_lines``), the code of one statement is
-    generated at a time: first those ``hints`` names (the statements holding timing), then
-    the others in order until a node asked for is found. A node of none of them (a timed
-    statement string's own tree) is known absent once all are done."""
+    statement begins (``statement_lines``), a node in a statement that ``hints`` or
+    ``top_of`` names (the statements holding timing) is placed by generating only the
+    innermost statement of a block around it (``_place_inner``), and any other node by
+    generating the top-level statements in order until it is found. A node of none of them
+    (a timed statement string's own tree) is known absent once all are done."""
 
     def __init__(self, module: cst.Module, text: str | None = None,
                  hints: Iterable[cst.CSTNode] = (),
@@ -281,6 +282,8 @@ class Positions(Mapping[cst.CSTNode, Start]):
         chain.reverse()  # top ... node
         stmt: cst.CSTNode = top
         tree = self._asts[i] if i < len(self._asts) else None
+        if tree is None or not _same_kind(top, tree):
+            return False
         indents: list[str] = []
         inner: tuple[cst.CSTNode, ast.stmt] | None = None
         k = 1
