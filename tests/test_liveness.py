@@ -77,7 +77,6 @@ print(report())
     assert [code for _, code in _found(body)] == ["JAX101"]
 
 
-
 def _many_regions(n: int, unsynced: int) -> str:
     """``n`` regions with names of their own, each synced but ``unsynced``; every start
     reading printed at the end, so all of them stay live to the last line."""
