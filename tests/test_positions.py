@@ -5,6 +5,7 @@ CR line ends, tabs, continuation lines, decorators with comments, no final newli
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import libcst as cst
@@ -61,22 +62,29 @@ def test_every_node_starts_where_libcst_says(name: str, data: bytes) -> None:
     assert starts(module) == _provider(module)
 
 
-@pytest.mark.parametrize(("name", "data"), _sources())
-def test_one_statement_at_a_time_places_every_node_alike(name: str, data: bytes) -> None:
-    """``Positions`` generates one top-level statement's code at a time, placed by CPython's
-    line numbers: every node must start where the whole module's generation says, whichever
-    statement is asked for first."""
+def _placed_alike(name: str, data: bytes,
+                  hints: Callable[[cst.Module], list[cst.CSTNode]]) -> tuple[cst.Module, str]:
+    """Ask ``Positions`` (given ``hints(module)``) for every node, from the end as a region
+    late in a file is asked for: each must start where the whole module's generation says."""
     try:
         module = cst.parse_module(data)
     except cst.ParserSyntaxError:
         pytest.skip("not parseable (a fixture of a parse error)")
     text = data.decode(module.encoding)
     whole = starts(module)
-    last = module.body[-1:] if module.body else []
-    lazy = Positions(module, text, hints=last)
-    for node in reversed(list(whole)):  # asked for from the end, as a region late in a file
+    lazy = Positions(module, text, hints=hints(module))
+    for node in reversed(list(whole)):
         assert lazy[node] == whole[node], name
     assert dict(lazy) == whole
+    return module, text
+
+
+@pytest.mark.parametrize(("name", "data"), _sources())
+def test_one_statement_at_a_time_places_every_node_alike(name: str, data: bytes) -> None:
+    """``Positions`` generates one top-level statement's code at a time, placed by CPython's
+    line numbers: every node must start where the whole module's generation says, whichever
+    statement is asked for first."""
+    module, text = _placed_alike(name, data, lambda m: m.body[-1:] if m.body else [])
     stranger = cst.parse_expression("f(x)")  # a node of another tree (a timed string's)
     assert stranger not in Positions(module, text)
 
@@ -88,16 +96,7 @@ def test_the_innermost_statement_alone_places_every_node_alike(name: str, data: 
     of its regions), a node is placed by generating only the innermost statement of a block
     around it, at the line and indent CPython gives it: every node must start where the
     whole module's generation says."""
-    try:
-        module = cst.parse_module(data)
-    except cst.ParserSyntaxError:
-        pytest.skip("not parseable (a fixture of a parse error)")
-    text = data.decode(module.encoding)
-    whole = starts(module)
-    lazy = Positions(module, text, hints=list(module.body))
-    for node in reversed(list(whole)):
-        assert lazy[node] == whole[node], name
-    assert dict(lazy) == whole
+    _placed_alike(name, data, lambda m: list(m.body))
 
 
 def test_a_node_deep_in_a_function_generates_only_its_statement() -> None:
