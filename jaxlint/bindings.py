@@ -101,7 +101,7 @@ def _walrus(node: cst.CSTNode | None) -> set[str]:
     return out
 
 
-class _Locals(cst.CSTVisitor):
+class _Locals:
     """Every name a scope binds anywhere (so is local to it), and its ``global`` and
     ``nonlocal`` declarations; nested scopes are not entered."""
 

@@ -187,7 +187,7 @@ class Positions(Mapping[cst.CSTNode, Start]):
         self._module = module
         self._text = text
         self._tree = tree
-        self._hints = hints
+        self._hints = tuple(hints)  # (read again for every node asked for)
         self._top_of = top_of
         self._index: dict[int, int] | None = None  # id(top-level statement) -> its index
         self._asts: list[ast.stmt | None] = []  # CPython's node of each compound statement
