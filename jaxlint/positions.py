@@ -131,24 +131,31 @@ def statement_lines(module: cst.Module, text: str, tree: ast.Module | None = Non
         first = body[j]
         if asts is not None:
             asts.append(None if isinstance(stmt, cst.SimpleStatementLine) else first)
-        if isinstance(stmt, cst.SimpleStatementLine):
-            line = first.lineno
-            j += len(stmt.body)
-        else:
-            line = first.lineno
-            decorators: Sequence[cst.Decorator] = getattr(stmt, "decorators", [])
-            if decorators:
-                listed: list[ast.expr] = getattr(first, "decorator_list", [])
-                if len(listed) != len(decorators):
-                    return None
-                line = listed[0].lineno - len(decorators[0].leading_lines)
-            j += 1
-        out.append(line - len(stmt.leading_lines))
+        line = _first_line(stmt, first)
+        if line is None:
+            return None
+        j += len(stmt.body) if isinstance(stmt, cst.SimpleStatementLine) else 1
+        out.append(line)
     expected_first = 1 + len(module.header)
     if j != len(body) or (out and out[0] != expected_first) or any(
             b <= a for a, b in zip(out, out[1:])):
         return None
     return out
+
+
+def _first_line(stmt: cst.CSTNode, first: ast.stmt) -> int | None:
+    """The line where the code of ``stmt`` begins, its leading blank and comment lines
+    included, from ``first``, CPython's node of it (of its first small statement, for a
+    line of them): the first token's line, or the first decorator's, less the lines libcst
+    keeps with them. None when the decorators do not pair up."""
+    line = first.lineno
+    decorators: Sequence[cst.Decorator] = getattr(stmt, "decorators", ())
+    if decorators:
+        listed: list[ast.expr] = getattr(first, "decorator_list", [])
+        if len(listed) != len(decorators):
+            return None
+        line = listed[0].lineno - len(decorators[0].leading_lines)
+    return line - len(getattr(stmt, "leading_lines", ()))
 
 
 _KINDS: dict[type, tuple[type, ...]] = {
@@ -339,15 +346,11 @@ class Positions(Mapping[cst.CSTNode, Start]):
         stmt, tree = inner
         if id(stmt) in self._nested:
             return False
-        line = tree.lineno
-        decorators: Sequence[cst.Decorator] = getattr(stmt, "decorators", ())
-        if decorators:
-            listed: list[ast.expr] = getattr(tree, "decorator_list", [])
-            if len(listed) != len(decorators):
-                return False
-            line = listed[0].lineno - len(decorators[0].leading_lines)
+        line = _first_line(stmt, tree)
+        if line is None:
+            return False
         state = _StartsState(self._module)
-        state.line = line - len(getattr(stmt, "leading_lines", ()))
+        state.line = line
         state.indent_tokens = indents
         try:
             stmt._codegen(state)
