@@ -82,7 +82,8 @@ class Expressions:
 
     def _eval_BinaryOperation(self: FlowAnalysis, node: cst.BinaryOperation, st: State) -> Value:
         partner = self._partner
-        if isinstance(node.operator, cst.Subtract) and isinstance(node.left, cst.Call):
+        if st.timers and isinstance(node.operator, cst.Subtract) and isinstance(
+                node.left, cst.Call):
             # ``time.perf_counter() - t0``: the read's value is this difference, so it can
             # end only the regions ``t0`` starts (looking a name up has no effect)
             key = dotted(node.right)
