@@ -500,6 +500,54 @@ def test_jitted_functions_of_another_module_compile_on_their_first_call_here(
             if line.startswith("proj/")] == [["proj/bench.py:10:9:", "JAX105"]], lint.stdout
 
 
+SWEEP = '''\
+import time
+
+import jax
+
+from .steps import train_step
+
+
+def bench_schedule(w, g):
+    w = train_step(w, g, schedule="constant")
+    jax.block_until_ready(w)
+    start = time.perf_counter()
+    w = train_step(w, g, schedule="cosine")
+    jax.block_until_ready(w)
+    return time.perf_counter() - start
+
+
+def bench_same_schedule(w, g):
+    w = train_step(w, g, schedule="cosine")
+    jax.block_until_ready(w)
+    start = time.perf_counter()
+    w = train_step(w, g, schedule="cosine")
+    jax.block_until_ready(w)
+    return time.perf_counter() - start
+
+
+def bench_unknown_schedule(w, g, name):
+    w = train_step(w, g, schedule=name)
+    jax.block_until_ready(w)
+    start = time.perf_counter()
+    w = train_step(w, g, schedule="cosine")
+    jax.block_until_ready(w)
+    return time.perf_counter() - start
+'''
+
+
+def test_a_static_value_of_another_modules_jitted_function_not_warmed_up_compiles(
+        tmp_path: Path) -> None:
+    """A benchmark warms another module's jitted function up with one static value and
+    times another: that call compiles a new program, as it would for a function of the same
+    file. Not when the warm-up gave the same value, nor when it gave one not known."""
+    _package(tmp_path, "proj", steps=STEPS, bench=SWEEP)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/bench.py:12:9:", "JAX105"]], lint.stdout
+
+
 FACTORY = '''\
 import jax
 

@@ -341,6 +341,8 @@ class Calls:
             # Not looked up, but called: if it is another module's jitted function, this
             # call compiled it (a warm-up before the clock starts), see ``_from_index``.
             origin = self.imported_origin(self.absolute(q))
+            self._unlooked_calls.setdefault(origin, {})[node] = (
+                self.frame.func.node if self.frame.func is not None else None)
             if origin not in st.called:  # (every unknown call passes here: no copy if known)
                 st.called = st.called | {origin}
         if kind is CallKind.TIMER:
@@ -774,8 +776,10 @@ class Calls:
             return
         self.frame.jit_calls.add(callee.origin)
         signature = self._aval_signature(callee, node, values, bound)
-        self._first_call(callee.origin, node, st, self._static_variant(callee, node, bound),
-                         signature)
+        variant = self._static_variant(callee, node, bound)
+        if variant is not None and callee.origin in st.called:
+            self._warm_variants(callee, node, st, bound)
+        self._first_call(callee.origin, node, st, variant, signature)
         grown = self._grown_argument(node)
         if grown is not None:
             # Given an array that grows on every round of a loop around the call, each
@@ -784,6 +788,24 @@ class Calls:
             # run of the loop gives the same shapes again, compiled the first time.)
             self.grown_compiles[node] = grown
             self.frame.events.append((self._tick(), node, COMPILE))
+
+    def _warm_variants(self: FlowAnalysis, callee: JaxCallable, node: Site, st: State,
+                       bound: bool) -> None:
+        """Another module's jitted function, called by this frame before a clock reading
+        was held (then not looked up, so its static values were not recorded): the values
+        those calls gave it, recorded now as a call of a function of this file records
+        them. A value that is not literal is recorded as not known ("?"), after which no
+        static value counts as new."""
+        origin = callee.origin
+        if any(isinstance(c, tuple) and len(c) == 2 and c[0] is origin for c in st.called):
+            return
+        here = self.frame.func.node if self.frame.func is not None else None
+        earlier = [call for call, scope in self._unlooked_calls.get(origin, {}).items()
+                   if scope is here and call is not node]
+        if earlier:
+            given = [self._static_variant(callee, call, bound) for call in earlier]
+            st.called = st.called | {  # type: ignore[operator]
+                (origin, v if isinstance(v, tuple) else "?") for v in given}
 
     def _leaves_running_given(self: FlowAnalysis, fn: Func,
                               args: list[tuple[str | None, str, Value]], at: int) -> bool:

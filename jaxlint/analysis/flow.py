@@ -240,6 +240,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._entry_called: frozenset[cst.CSTNode] | None = None  # see Frame.judges_module
         # a jitted function of another module of the project -> this file's node for it
         self._imported_jits: dict[str, cst.CSTNode] = {}
+        # such a function called while no clock reading was held (not looked up then, see
+        # ``Calls._call_ref``) -> its calls, each with the function it is in: a timed call
+        # of it with static values asks what those calls gave (``Calls._warm_variants``)
+        self._unlooked_calls: dict[cst.CSTNode, dict[Site, cst.CSTNode | None]] = {}
         # ``for k in (8, 16):`` being interpreted: (its variable, the values it takes, the loop)
         self._loop_literals: list[tuple[str, list[str], cst.For]] = []
         self._loop_shapes: list[tuple[str, list[str], cst.For]] = []  # (see avals.made)
