@@ -797,7 +797,8 @@ class Calls:
         them. A value that is not literal is recorded as not known ("?"), after which no
         static value counts as new."""
         origin = callee.origin
-        if any(isinstance(c, tuple) and len(c) == 2 and c[0] is origin for c in st.called):
+        if origin is None or any(
+                isinstance(c, tuple) and len(c) == 2 and c[0] is origin for c in st.called):
             return
         here = self.frame.func.node if self.frame.func is not None else None
         earlier = [call for call, scope in self._unlooked_calls.get(origin, {}).items()
