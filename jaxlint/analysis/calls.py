@@ -196,6 +196,7 @@ class Calls:
 
     harness_recompiled: bool  # see FlowAnalysis
     harness_only_lambda: bool  # see FlowAnalysis
+    harness_host_only: bool  # see FlowAnalysis
     harness_called: set[cst.CSTNode]  # see FlowAnalysis
     _verdicts: dict[str, frozenset[bool]] | None
 

@@ -222,6 +222,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._timing_harness = 0  # > 0 while interpreting what a harness times
         self.harness_recompiled = False  # what the harness being interpreted times recompiles
         self.harness_only_lambda = False  # its statement only makes a lambda
+        self.harness_host_only = False  # its runs wait for their work only by a host copy
         self.harness_called: set[cst.CSTNode] = set()  # the jitted functions its run calls
         self._comparing = 0  # > 0 while evaluating the operands of a comparison
         # (a clock read, the start readings it is subtracted from) while evaluating

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,10 @@ class HarnessUse:
     # the statement string is a lambda expression (``%timeit lambda: f(x)``): each run makes
     # the function and never calls it, so nothing it would compute is timed
     only_lambda: bool = False
+    # each timed run waits for the JAX work it dispatched only through a copy to the host
+    # (``lambda: np.asarray(f(x))``, ``"jax.device_get(f(x))"``), no real sync and no loop
+    # copying round by round: the transfer is timed too (JAX104)
+    host_only: bool = False
     # a jitted function (by origin) whose first call is in the first timed run, when the
     # harness's figure holds that run (``timeit.timeit``, ``%timeit -n 100``): JAX105
     first_compile: cst.CSTNode | None = None
@@ -98,7 +103,7 @@ class Harnesses:
             for e in given.elements
         ):
             namespace = given
-        self.harness_recompiled = self.harness_only_lambda = False
+        self.harness_recompiled = self.harness_only_lambda = self.harness_host_only = False
         # ``get_ipython().run_line_magic("timeit", "-n 1 -r 3 f(x)")``: its options first
         name = report.args[0].value if report.args else None
         magic = (isinstance(report.func, cst.Attribute)
@@ -118,7 +123,14 @@ class Harnesses:
             self.harness_called = called
         recompiled, self.harness_recompiled = self.harness_recompiled, False
         only_lambda, self.harness_only_lambda = self.harness_only_lambda, False
+        # (not ``%time``/``%%time``: one run, whose printed result is what the cell shows)
+        once = (isinstance(report.func, cst.Attribute)
+                and report.func.attr.value in ("run_line_magic", "run_cell_magic")
+                and isinstance(name, cst.SimpleString) and name.evaluated_value == "time")
+        host_only, self.harness_host_only = (
+            self.harness_host_only and not unsynced and not once), False
         use = self.harnesses.get(report)
+        fresh = use is None
         if use is None:
             use = HarnessUse(report, stmt[0], setup[0] if setup else None,
                              "globals" in keyword or len(positional) > 4, fixture,
@@ -127,6 +139,8 @@ class Harnesses:
         use.unsynced = use.unsynced or unsynced
         use.recompiles = use.recompiles or recompiled
         use.only_lambda = use.only_lambda or only_lambda
+        # (every interpretation of the call must find its runs waiting by a copy alone)
+        use.host_only = host_only and (use.host_only or fresh)
         if first and use.first_compile is None and not recompiled and (
                 self._figure_holds_first_run(report, source, keyword, fixture, here, line)):
             use.first_compile = first[0]
@@ -232,6 +246,9 @@ class Harnesses:
                 self._timing_harness -= 1
             self.harness_recompiled = self.harness_recompiled or summary.recompiles
             self.harness_called |= summary.jit_calls
+            self.harness_host_only = (summary.work and summary.own_by_transfer
+                                      and not summary.leaves_running
+                                      and self._copies_once(value.node, st.env))
             return summary.leaves_running
         if isinstance(value, JaxCallable):
             return not value.synced
@@ -279,8 +296,13 @@ class Harnesses:
             saved, calls = self._loc, self.frame.jit_calls
             self.frame.jit_calls = set()
             self._timing_harness += 1
+            copied_before = set(scratch.transferred)
             try:
                 scratch = self._exec_block(parsed.body, scratch)
+                if code is node:
+                    self.harness_host_only = not scratch.pending and any(
+                        site not in copied_before for site in scratch.transferred) and (
+                        self._copies_once(parsed, scratch.env))
             finally:
                 self._timing_harness -= 1
                 if code is node:
@@ -291,6 +313,19 @@ class Harnesses:
                 self.frame.jit_calls = calls
             self._loc = saved
         return bool(scratch.pending)
+
+    def _copies_once(self: FlowAnalysis, code: cst.CSTNode, env: Mapping[str, Value]) -> bool:
+        """Whether timed code whose work is waited for by a host copy makes that copy as
+        its way of waiting, not as part of the work it times: neither it nor a function of
+        the module it calls by name has a loop (a copy of each batch's result, or a NumPy
+        array filled element by element, is work, as in a timed region's loop) or a real
+        sync (a copy after one copies finished results)."""
+        texts = [self.module.code_for_node(code)]
+        for name in re.findall(r"([A-Za-z_]\w*)\s*\(", texts[0]):
+            called = env.get(name, self.globals.get(name))
+            if isinstance(called, Func):
+                texts.append(self.module.code_for_node(called.node))
+        return not any(re.search(r"\b(?:for|while)\b|block_until_ready", t) for t in texts)
 
     def asv_suites(self: FlowAnalysis) -> None:
         """asv's benchmark classes: a class with a ``setup`` method (or asv's ``params``)

@@ -20,7 +20,10 @@ class HostTransferSync(Rule):
     `print(y)`, `jax.device_get(y)`, or formatting `y` in a string. A copy the timed loop
     makes on every round (fetching each step's actions or metrics, a progress print of the
     loss, storing each result into a NumPy array) is part of the work timed, not the
-    region's way of waiting: such a region is synced and not reported.
+    region's way of waiting: such a region is synced and not reported. Also a benchmark
+    harness (`timeit`, `%timeit`, pytest-benchmark) whose timed code waits only through
+    such a copy (`timeit.timeit(lambda: np.asarray(f(x)), number=100)`), unless it copies
+    round by round in a loop of its own.
 
     ## Why is this bad?
     The copy does wait for the work, but the time now includes the transfer to the host,
@@ -64,6 +67,9 @@ class HostTransferSync(Rule):
     """
 
     CODE = "JAX104"
+    HARNESS_MESSAGE = ("harness times a host transfer: `{stmt}` waits for its JAX work only "
+                       "by copying it to the host, so every run includes the copy; have it "
+                       "return jax.block_until_ready(...) of the result and copy afterwards")
     MESSAGE = ("timer stops after a host transfer: `{transfer}` (line {line}) waits for the work "
                "but adds a device-to-host copy to the time; {remedy}")
 
@@ -92,3 +98,12 @@ class HostTransferSync(Rule):
                          "the region, so the time includes the transfer.")
             yield Report(region.stop, message, plan, (*region.starts, region.stop),
                          "\n".join(lines))
+        for use in flow.harnesses.values():
+            if use.host_only and not use.unsynced and not use.only_lambda:
+                stmt = ctx.code(use.stmt, 40)
+                yield Report(use.call, self.HARNESS_MESSAGE.format(stmt=stmt), None,
+                             (use.call,),
+                             f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) times "
+                             f"`{stmt}` run by run; each run waits for the JAX work it "
+                             "dispatched only through a copy to the host, so the figure "
+                             "includes the device-to-host transfer.")
