@@ -283,6 +283,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # per scope, its statements by the names they mention (``Timers._uses_of``)
         self._uses_index: dict[cst.CSTNode | None, dict[str, list[cst.BaseSmallStatement]]] = {}
         self._may_name: bool | None = None
+        self._may_dispatch: bool | None = None  # the module's text spells "dispatch"
         # stamps appended to a list that is differenced (``Timers._stamp``): each is the
         # stop of one round's region (a log of rounds: only the first carries a compile)
         self.stamp_reads: set[Site] = set()

@@ -56,6 +56,8 @@ Event = tuple[int, Site, int]  # (tick, site, kind)
 # a first (compiling) call; a sync that waited for nothing; a sync that waited for work
 COMPILE, IDLE, SYNCED, INEFFECTIVE = 0, 1, 2, 3  # INEFFECTIVE: a sync that cannot wait
 CLEARS = 4  # ``jax.clear_caches()``: every later call compiles again
+# a figure named for the dispatch alone (``dispatch_times``, ``t_dispatch``, "dispatch only")
+DISPATCH_WORD = re.compile(r"(?i)(?<![a-z])dispatch(?:es|ed|ing)?(?![a-z])")
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
@@ -438,6 +440,10 @@ class Region:
     # ("compile_time", not "first step took")
     names_compile: bool = False
     names_compile_only: bool = False
+    # its figure is named for the dispatch (``dispatch_times.append(t1 - t0)``,
+    # ``print(f"dispatch only: {dt}")``): it measures the dispatch on purpose (JAX101 is not
+    # reported), as a figure named for the compile alone measures the compile
+    names_dispatch: bool = False
     # the region is a timing decorator's wrapper: the decorated functions (their ``def``)
     # whose calls leave JAX work running when it reads the clock
     uses: tuple[cst.FunctionDef, ...] = ()
@@ -452,6 +458,7 @@ class Timers:
 
     _regions: list[Region] | None  # regions(), once the run is over
     _may_name: bool | None  # whether the module's text spells a word naming the compile
+    _may_dispatch: bool | None  # whether the module's text spells "dispatch"
     _region_heads: set[int] | None  # statements just before a start read (_heads_a_region)
     _class_names: dict[cst.CSTNode, list[str]] | None  # a method's classes (_classes_of)
     _measuring_file: bool | None  # path says benchmark, or it warms up (_measures_speed)
@@ -813,6 +820,36 @@ class Timers:
             named, only = named or n, only or o
         return named or noted, only
 
+    def _names_dispatch(self: FlowAnalysis, stop: Site, starts: Collection[Site],
+                        scope: cst.CSTNode | None) -> bool:
+        """Whether the region's figure is named for the dispatch: the stop read's statement
+        (``dispatch = time.perf_counter() - t0``), a statement of its scope that subtracts
+        one of the region's starts from the stop (``dispatch_times.append((t1 - t0) *
+        1e3)``), or the words a statement puts beside a figure so made
+        (``print(f"dispatch only: {dt * 1e6:.1f} us")``) say "dispatch". The names that
+        hold the start readings are left out (``dispatch_start`` names when the clock
+        started, not what the figure measures)."""
+        stmt = self.where[stop].node
+        stop_names = set(bound_names(stmt))
+        start_names: set[str] = set()
+        for s in starts:
+            if s in self.where:
+                start_names.update(bound_names(self.where[s].node))
+        texts = [self.module.code_for_node(stmt)]
+        figures = set(stop_names)
+        if stop_names and start_names:
+            for use in self._statements_using(stop_names, scope, stmt):
+                if _mentions(use, start_names):
+                    texts.append(self.module.code_for_node(use))
+                    figures.update(bound_names(use))
+        if figures - stop_names:
+            texts += self._uses_of(figures - stop_names, scope, stmt)
+        elif stop_names and not start_names.isdisjoint(names_in(stmt)):
+            texts += self._uses_of(stop_names, scope, stmt)  # ``dt = clock() - t0``
+        for name in start_names:
+            texts = [re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", " ", t) for t in texts]
+        return any(DISPATCH_WORD.search(t) for t in texts)
+
     def _heads_a_region(self: FlowAnalysis, stmt: cst.CSTNode) -> bool:
         """Whether ``stmt`` comes just before a start read (a heading for what is timed
         next: it names that region, not the one that ended before it)."""
@@ -1022,10 +1059,14 @@ class Timers:
             scope = self.scope_of.get(stop)
             uses = tuple(d for d, leaves in self.decorations.get(scope, ()) if leaves) if (
                 scope is not None) else ()
+            if self._may_dispatch is None:
+                self._may_dispatch = DISPATCH_WORD.search(self._code) is not None
+            dispatch = bool(unsynced) and self._may_dispatch and self._names_dispatch(
+                stop, starts, scope)
             out.append(Region(stop, frozenset(starts), self.where[stop],
                               unsynced, host_synced, compiled,
-                              snap.events_in(starts, IDLE), snap, syncs, named, only, uses,
-                              snap.events_in(starts, INEFFECTIVE),
+                              snap.events_in(starts, IDLE), snap, syncs, named, only,
+                              dispatch, uses, snap.events_in(starts, INEFFECTIVE),
                               frozenset().union(*(self.left_running.get(s, frozenset())
                                                   for s in starts))))
         # A compile one region's figure names (``print(f"run time including compilation:

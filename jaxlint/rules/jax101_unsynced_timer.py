@@ -61,6 +61,10 @@ class UnsyncedTimer(Rule):
                 # read after the first call measures the compilation the region is named
                 # for ("first step took" claims the step's run too, and is reported).
                 continue  # synced, or synced on the wrong value (JAX103)
+            if region.names_dispatch:
+                # Its figure is named for the dispatch (``dispatch_times``, "dispatch
+                # only"): the clock read before the wait measures what it claims.
+                continue
             plan = sync_before_stop(ctx.flow, region, ctx.line_of)
             if region.uses:
                 yield from self._decorated(ctx, region, plan)
