@@ -34,6 +34,7 @@ DTYPES = frozenset({
     "float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
     "uint8", "uint16", "uint32", "uint64", "bool_", "complex64", "complex128"})
 BUILTIN_DTYPES = {"float": "float32", "int": "int32", "bool": "bool_", "complex": "complex64"}
+WEAK = "~weak"  # the dtype of a Python number given to jit: weakly typed
 DEFAULT_DTYPE = "float32"  # (JAX without x64: see ``FlowAnalysis.avals_known``)
 # without x64, a 64-bit dtype asked for is its 32-bit one (JAX warns and truncates)
 WITHOUT_X64 = {"float64": "float32", "int64": "int32", "uint64": "uint32",
@@ -83,12 +84,36 @@ def _argument(node: cst.Call, position: int, keyword: str) -> cst.BaseExpression
     return positional[position].value if position < len(positional) else None
 
 
+def number_literal(node: cst.BaseExpression) -> str | None:
+    """``0.01``, ``-3``, ``1e-3``: "float" or "int" for a Python number written out."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    if isinstance(node, cst.Float):
+        return "float"
+    if isinstance(node, cst.Integer):
+        return "int"
+    return None
+
+
+def weak(node: cst.BaseExpression) -> tuple[str, ...]:
+    """The aval of a Python number given to a jitted function: a scalar of JAX's default
+    dtype for its kind, weakly typed (``0.01`` is not ``jnp.float32(0.01)``: each compiles
+    its own program)."""
+    kind = number_literal(node)
+    return (f"():{BUILTIN_DTYPES[kind]}{WEAK}",) if kind is not None else ()
+
+
 def made(q: str, node: cst.Call, loop_literals: Sequence[tuple[str, list[str], object]]
          ) -> tuple[str, ...]:
     """The avals of the array ``q(...)`` makes, if its shape and dtype are spelt out; a
-    shape named by the variable of a loop over literals gives one per element."""
+    shape named by the variable of a loop over literals gives one per element; a scalar of
+    a dtype made from a number (``jnp.float32(0.01)``, strongly typed)."""
     where = CONSTRUCTORS.get(q)
     if where is None:
+        name = q.rsplit(".", 1)[-1]
+        if q.startswith("jax.numpy.") and name in DTYPES and len(node.args) == 1 and (
+                node.args[0].keyword is None and number_literal(node.args[0].value)):
+            return (f"():{WITHOUT_X64.get(name, name)}",)
         return ()
     shape_node = _argument(node, where[0], "shape")
     if shape_node is None:
@@ -153,5 +178,9 @@ def text(signature: Signature) -> str:
 
 def _spoken(aval: str) -> str:
     shape, _, dtype = aval.rpartition(":")
+    if shape == "()" and dtype.endswith(WEAK):
+        return f"a Python number (weakly typed {dtype[:-len(WEAK)]})"
+    if shape == "()" and dtype != "?":
+        return f"a {dtype} scalar"
     known = [part for part in (shape, dtype) if part != "?"]
     return " ".join(known) if known else "an array"

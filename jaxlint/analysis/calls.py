@@ -892,7 +892,8 @@ class Calls:
             key = arg.keyword.value if arg.keyword is not None else str(i)
             if key in static_names or (arg.keyword is None and i in static_pos):
                 continue
-            out.append((key, value.aval if isinstance(value, JaxVal) else ()))
+            out.append((key, value.aval if isinstance(value, JaxVal) else (
+                avals.weak(arg.value) if self.avals_known else ())))
         return tuple(out)
 
     def _recompiles(self: FlowAnalysis, node: Site, kind: str) -> None:
