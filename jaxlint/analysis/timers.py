@@ -822,13 +822,17 @@ class Timers:
 
     def _names_dispatch(self: FlowAnalysis, stop: Site, starts: Collection[Site],
                         scope: cst.CSTNode | None) -> bool:
-        """Whether the region's figure is named for the dispatch: the stop read's statement
+        """Whether the region's figure is named for the dispatch of a call whose wait is
+        timed apart: the stop read also starts a region (``t1`` in ``t0``, the call, ``t1``,
+        the sync, ``t2``), and the stop read's statement
         (``dispatch = time.perf_counter() - t0``), a statement of its scope that subtracts
         one of the region's starts from the stop (``dispatch_times.append((t1 - t0) *
         1e3)``), or the words a statement puts beside a figure so made
         (``print(f"dispatch only: {dt * 1e6:.1f} us")``) say "dispatch". The names that
         hold the start readings are left out (``dispatch_start`` names when the clock
         started, not what the figure measures)."""
+        if not any(start is stop for _, start in self.pairs):
+            return False  # (its stop read starts no region of the wait: the dispatch alone)
         stmt = self.where[stop].node
         stop_names = set(bound_names(stmt))
         start_names: set[str] = set()
