@@ -56,7 +56,7 @@ Event = tuple[int, Site, int]  # (tick, site, kind)
 # a first (compiling) call; a sync that waited for nothing; a sync that waited for work
 COMPILE, IDLE, SYNCED, INEFFECTIVE = 0, 1, 2, 3  # INEFFECTIVE: a sync that cannot wait
 CLEARS = 4  # ``jax.clear_caches()``: every later call compiles again
-# a figure named for the dispatch alone (``dispatch_times``, ``t_dispatch``, "dispatch only")
+# a figure named for the dispatch (``dispatch_times``, ``t_dispatch``, "dispatch only")
 DISPATCH_WORD = re.compile(r"(?i)(?<![a-z])dispatch(?:es|ed|ing)?(?![a-z])")
 
 if TYPE_CHECKING:
@@ -440,9 +440,10 @@ class Region:
     # ("compile_time", not "first step took")
     names_compile: bool = False
     names_compile_only: bool = False
-    # its figure is named for the dispatch (``dispatch_times.append(t1 - t0)``,
-    # ``print(f"dispatch only: {dt}")``): it measures the dispatch on purpose (JAX101 is not
-    # reported), as a figure named for the compile alone measures the compile
+    # its figure is named for the dispatch of a call whose wait a region from the same
+    # reading times (``dispatch_times.append(t1 - t0)``, then the sync and ``t2 - t1``): it
+    # measures the dispatch on purpose (JAX101 is not reported), as a figure named for the
+    # compile alone measures the compile
     names_dispatch: bool = False
     # the region is a timing decorator's wrapper: the decorated functions (their ``def``)
     # whose calls leave JAX work running when it reads the clock

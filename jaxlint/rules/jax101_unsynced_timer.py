@@ -21,7 +21,10 @@ class UnsyncedTimer(Rule):
     Finds a timed region (a timer read, JAX work, a later timer read subtracted from the first)
     whose JAX work is not waited for before the clock is read at its end. A timing
     decorator's region is reported at each decorated function whose work its wrapper leaves
-    running (the fix waits in the wrapper).
+    running (the fix waits in the wrapper). Not a region whose figure names what it does
+    measure: the compile alone (`compile_time` around a first call), or the dispatch of a
+    call whose wait is timed from the same reading (`dispatch_times.append(t1 - t0)`, then
+    the sync and `wait_times.append(t2 - t1)`).
 
     ## Why is this bad?
     JAX dispatches work asynchronously: `y = f(x)` returns as soon as the computation is
@@ -62,8 +65,8 @@ class UnsyncedTimer(Rule):
                 # for ("first step took" claims the step's run too, and is reported).
                 continue  # synced, or synced on the wrong value (JAX103)
             if region.names_dispatch:
-                # Its figure is named for the dispatch (``dispatch_times``, "dispatch
-                # only"): the clock read before the wait measures what it claims.
+                # Its figure is named for the dispatch (``dispatch_times``) and a region
+                # from the same reading times the wait: it measures what it claims.
                 continue
             plan = sync_before_stop(ctx.flow, region, ctx.line_of)
             if region.uses:
