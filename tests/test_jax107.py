@@ -172,3 +172,34 @@ def train(state):
     [found] = lint_source(body, "train.py")
     assert found.code == "JAX101"
     assert "jax.block_until_ready(state)" in found.message
+
+
+def test_a_project_function_that_waits_for_its_arguments_given_none_is_no_bare_sync() -> None:
+    """The project index says ``flush`` waits for what it is given (as it says of an
+    engine's ``step()`` that reads its results back): called with nothing it waits for
+    nothing, and it does not raise as ``jax.block_until_ready()`` does. JAX's own sync, and
+    an alias of it, written without an argument are still JAX107."""
+    from jaxlint.analysis.values import Ref
+    from jaxlint.settings import Settings
+
+    source = """import time
+import jax
+from jax import block_until_ready as bur
+from proj.utils import flush
+
+
+def main():
+    t0 = time.perf_counter()
+    flush()
+    print(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    jax.block_until_ready()
+    print(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    bur()
+    print(time.perf_counter() - t0)
+"""
+    settings = Settings(index={"proj.utils.flush": Ref("jax.block_until_ready")},
+                        module_name="bench")
+    found = lint_source(source, "bench.py", settings=settings)
+    assert [(f.code, f.line) for f in found] == [("JAX107", 12), ("JAX107", 15)]
