@@ -263,6 +263,17 @@ def _inside(node: cst.CSTNode, loop: cst.For | cst.While) -> bool:
     return found
 
 
+def _bookkeeping(site: Site) -> bool:
+    """Whether the device work at ``site`` is an operator on values (``total += loss``,
+    ``loss / n``, ``-x``, ``x[0]``, ``a < b``): arithmetic, selection and comparison, not a
+    matrix product (``w @ w.T`` is work) and not a call."""
+    if isinstance(site, cst.BinaryOperation):
+        return not isinstance(site.operator, cst.MatrixMultiply)
+    if isinstance(site, cst.AugAssign):
+        return not isinstance(site.operator, cst.MatrixMultiplyAssign)
+    return isinstance(site, (cst.UnaryOperation, cst.Subscript, cst.Comparison))
+
+
 def _label_of(small: cst.BaseSmallStatement, figure: set[str], module: cst.Module) -> str:
     """The words a statement puts beside the figure it uses: the text just before it in an
     f-string (``f"compile {t_c:.2f} s, run {t_r:.2f} s"`` labels ``t_r`` "run"), and after
@@ -985,6 +996,12 @@ class Timers:
                 # optimizer.init(params)`` after a learning-rate decay, ``jnp.zeros_like``,
                 # host data put on the device, ``jnp.where``, a helper that leaves only
                 # such work): not timed work (``names.FILL_CALLS``, ``Summary.leaves_fill``).
+                unsynced = frozenset()
+            if unsynced and syncs and all(_bookkeeping(s) and s not in self.why
+                                          for s in unsynced):
+                # The work was waited for explicitly (``train_loss +=
+                # jax.block_until_ready(loss)``); what is left running is arithmetic on
+                # finished results (the sum, ``train_loss /= n``), not the timed work.
                 unsynced = frozenset()
             if syncs and all(self.why.get(s, ("op", None))[0] in ("op", "api")
                              for s in host_synced):
