@@ -22,12 +22,13 @@ from jaxlint.analysis.compiles import (
     FIGURE_WORDS,
     comments_of,
     drops_first_rounds,
+    only_compile,
 )
 from jaxlint.analysis.magics import NOTEBOOK_TIMEIT, ONCE, timeit_options, timeit_options_end
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
 from jaxlint.analysis.table import Table
-from jaxlint.analysis.timers import bound_names
+from jaxlint.analysis.timers import _only_words, bound_names
 from jaxlint.analysis.values import (
     Func,
     Instance,
@@ -63,6 +64,11 @@ class HarnessUse:
     # (``lambda: np.asarray(f(x))``, ``"jax.device_get(f(x))"``), no real sync and no loop
     # copying round by round: the transfer is timed too (JAX104)
     host_only: bool = False
+    # a ``%time`` (one run) of the first call of a jitted function, named for the compile
+    # alone by the comment above it or a message printed just before (``print("jit
+    # compilation:")``): the call returns once compiled, so the figure is what it claims
+    # (no JAX102 for the run it leaves going, as for a region named so)
+    names_compile_only: bool = False
     # a jitted function (by origin) whose first call is in the first timed run, when the
     # harness's figure holds that run (``timeit.timeit``, ``%timeit -n 100``): JAX105
     first_compile: cst.CSTNode | None = None
@@ -109,7 +115,8 @@ class Harnesses:
         magic = (isinstance(report.func, cst.Attribute)
                  and report.func.attr.value == "run_line_magic"
                  and isinstance(name, cst.SimpleString) and name.evaluated_value == "timeit")
-        here, line = self._loc.node, self._stmt_line  # (running what it times moves them)
+        # (running what it times moves them)
+        here, line, before = self._loc.node, self._stmt_line, self._prev_stmt
         called, self.harness_called = self.harness_called, set()
         try:
             unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None,
@@ -142,6 +149,13 @@ class Harnesses:
         use.only_lambda = use.only_lambda or only_lambda
         # (every interpretation of the call must find its runs waiting by a copy alone)
         use.host_only = host_only and (use.host_only or fresh)
+        if once and first:
+            notes = comments_of(line, above=True)
+            if isinstance(before, cst.SimpleStatementLine) and _only_words(before):
+                notes += " " + self.module.code_for_node(before)
+            if COMPILE_WORDS.search(notes) and not EXCLUDES_COMPILE.search(notes) and (
+                    only_compile(notes)):
+                use.names_compile_only = True
         if first and use.first_compile is None and not recompiled and (
                 self._figure_holds_first_run(report, source, keyword, fixture, here, line)):
             use.first_compile = first[0]

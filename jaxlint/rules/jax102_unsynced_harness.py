@@ -72,7 +72,8 @@ class UnsyncedHarness(Rule):
                              "a function object and calls nothing, so each run times the "
                              "making of a function, not the JAX work in its body.")
                 continue
-            if not use.unsynced:
+            if not use.unsynced or use.names_compile_only:
+                # (a %time of a first call named for the compile: it measures the compile)
                 continue
             plan = sync_in_harness(ctx.flow, use)
             if plan is not None:
