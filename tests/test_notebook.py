@@ -47,23 +47,6 @@ def test_magics_and_cross_cell_region_reported_per_cell() -> None:
     assert found == [(3, 1, "JAX102"), (4, 1, "JAX102"), (6, 2, "JAX101")]
 
 
-def test_a_timeit_cell_waiting_by_a_host_copy_is_jax104_and_a_time_cell_is_not() -> None:
-    # %timeit and %%timeit repeat their body: a body whose only wait is a host copy times
-    # the copy in every run (JAX104). %time and %%time run the cell once, and a host read
-    # of its result (a plot, a print) is what the cell shows: synced, no finding.
-    data = notebook(
-        SETUP,
-        code("import numpy as np"),
-        code("%%timeit\ny = f(x)\nnp.asarray(y)"),
-        code("%timeit np.asarray(f(x))"),
-        code("%%time\ny = f(x)\nprint(np.asarray(y)[0, 0])"),
-        code("%time np.asarray(f(x))"),
-        code("%%timeit\ny = f(x)\ny.block_until_ready()"),
-    )
-    found = [(f.cell, f.line, f.code) for f in lint_notebook(data, "nb.ipynb", Settings())]
-    assert found == [(3, 1, "JAX104"), (4, 1, "JAX104")]
-
-
 def test_timeit_with_a_loop_count_reports_the_first_run_compile() -> None:
     # ``-n`` fixes the loop count: IPython makes no calibration runs, so the first timed
     # run compiles a jitted function nothing called before, and the figure holds it.

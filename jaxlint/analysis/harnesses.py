@@ -24,7 +24,7 @@ from jaxlint.analysis.compiles import (
     drops_first_rounds,
     only_compile,
 )
-from jaxlint.analysis.magics import NOTEBOOK_TIMEIT, ONCE, timeit_options, timeit_options_end
+from jaxlint.analysis.magics import NOTEBOOK_TIMEIT, timeit_options, timeit_options_end
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
 from jaxlint.analysis.table import Table
@@ -131,10 +131,9 @@ class Harnesses:
         recompiled, self.harness_recompiled = self.harness_recompiled, False
         only_lambda, self.harness_only_lambda = self.harness_only_lambda, False
         # (not ``%time``/``%%time``: one run, whose printed result is what the cell shows)
-        once = ONCE in keyword or (
-            isinstance(report.func, cst.Attribute)
-            and report.func.attr.value in ("run_line_magic", "run_cell_magic")
-            and isinstance(name, cst.SimpleString) and name.evaluated_value == "time")
+        once = (isinstance(report.func, cst.Attribute)
+                and report.func.attr.value in ("run_line_magic", "run_cell_magic")
+                and isinstance(name, cst.SimpleString) and name.evaluated_value == "time")
         host_only, self.harness_host_only = (
             self.harness_host_only and not unsynced and not once), False
         use = self.harnesses.get(report)
