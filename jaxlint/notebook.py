@@ -41,7 +41,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from jaxlint.analysis.magics import NOTEBOOK_TIMEIT, timeit_options_end
+from jaxlint.analysis.magics import NOTEBOOK_TIMEIT, ONCE, timeit_options_end
 from jaxlint.analysis.names import NO_EXTRAS, Extras
 from jaxlint.errors import SourceError
 from jaxlint.finding import Finding
@@ -415,7 +415,8 @@ class Builder:
                 timed = text[a:b]
         written = " ".join([text[len(lhs):].strip()] + [x.text.strip() for x in lines[1:]])
         loops = _loops(text[args:stmt_at]) if name == "timeit" else None
-        self.harness(number, s, lhs, timed, start, end, "", True, written, comment, loops)
+        self.harness(number, s, lhs, timed, start, end, "", True, written, comment, loops,
+                     once=name == "time")
         for s2 in lines[1:]:
             self.emit("", number, s2, "masked", inserts=False)
         if name == "time" and len(lines) == 1 and _compiles(stmt.strip()):
@@ -427,17 +428,20 @@ class Builder:
     def harness(self, number: int, src: _Src, lhs: str, timed: str,
                 start: tuple[int, int] | None, end: tuple[int, int] | None, setup: str,
                 inserts: bool, written: str, comment: str = "",
-                loops: str | None = None) -> _Harness:
+                loops: str | None = None, once: bool = False) -> _Harness:
         """The ``timeit`` call standing for a magic (``written``: the magic as the cell has
         it, ``comment``: the comment after it, ``loops``: the counts ``-n`` and ``-r`` give,
         which the call passes as ``number=`` and ``repeat=``, so that the analysis knows no
-        calibration runs come first). Only a single expression whose place in the cell is
-        known (``start``, ``end``) is given to JAX102 as a literal it may fix (it fixes
-        nothing else)."""
+        calibration runs come first; ``once``: a ``%time``/``%%time``, one run of code whose
+        effects persist, marked by a keyword timeit never sees). Only a single expression
+        whose place in the cell is known (``start``, ``end``) is given to JAX102 as a
+        literal it may fix (it fixes nothing else)."""
         literal = _literal(timed, start is not None or _one_expression(timed) is None)
         extra = f", {json.dumps(setup)}" if setup else ""
         if loops is not None:
             extra += f", {loops}"
+        if once:
+            extra += f", {ONCE}=True"
         call = f"{_TIMEIT}({literal}{extra}, globals=globals())"
         after = f"  {comment}" if comment else ""
         line = self.emit(lhs + call + after, number, src, "harness", inserts)
@@ -460,7 +464,7 @@ class Builder:
         if name in _PYTHON_BODY and not (name == "time" and args.strip()):
             mark = len(self.v.lines)
             if name == "time":
-                self.timed_body(number, head, body, "", mark)
+                self.timed_body(number, head, body, "", mark, once=True)
                 self.v.harnesses[-1].persists = True
             else:
                 self.emit("", number, head, "masked", inserts=False)
@@ -481,7 +485,7 @@ class Builder:
             self.emit("", number, s, "masked", inserts=False)
 
     def timed_body(self, number: int, head: _Src, body: list[_Src], setup: str,
-                   mark: int, loops: str | None = None) -> None:
+                   mark: int, loops: str | None = None, once: bool = False) -> None:
         """The harness line of a ``%%timeit`` / ``%%time`` cell: its body, as IPython
         transforms it, is the timed statement."""
         saved = (len(self.v.harnesses), set(self.bound), dict(self.v.shown))
@@ -502,7 +506,7 @@ class Builder:
             end = (last.line, len(last.outer) + _char_col(last.text, expr.end_col_offset))
             timed = ast.get_source_segment(code, expr) or timed
         self.harness(number, head, "", timed, start, end, setup, False, head.text.strip(),
-                     loops=loops)
+                     loops=loops, once=once)
 
     # --------------------------------------------------------------- each cell parses alone
     def check(self, number: int, start: int) -> None:

@@ -47,6 +47,24 @@ def test_magics_and_cross_cell_region_reported_per_cell() -> None:
     assert found == [(3, 1, "JAX102"), (4, 1, "JAX102"), (6, 2, "JAX101")]
 
 
+def test_a_time_cell_of_a_first_call_announced_as_the_compilation_has_no_jax102() -> None:
+    # ``%time`` of a first call returns once the function has compiled: a cell that
+    # announces the compilation measures it (no JAX102); the same call announced as the
+    # function's time is reported. A ``%%time`` whose only wait is a host copy keeps its
+    # JAX104 (README: measured both ways).
+    fresh = code("import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n"
+                 "g = jax.jit(lambda m: m @ m.T)\nh = jax.jit(jnp.tanh)\n"
+                 "x = jnp.ones((256, 256))")
+    data = notebook(
+        fresh,
+        code("# the first call compiles g\nprint(\"jit compilation:\")\n%time _ = g(x)"),
+        code("print(\"jitted:\")\n%time _ = h(x)"),
+        code("%%time\ny = g(x)\nprint(np.asarray(y)[0, 0])"),
+    )
+    found = [(f.cell, f.line, f.code) for f in lint_notebook(data, "nb.ipynb", Settings())]
+    assert found == [(3, 2, "JAX102"), (4, 1, "JAX104")]
+
+
 def test_timeit_with_a_loop_count_reports_the_first_run_compile() -> None:
     # ``-n`` fixes the loop count: IPython makes no calibration runs, so the first timed
     # run compiles a jitted function nothing called before, and the figure holds it.

@@ -12,6 +12,8 @@ _WORD = re.compile(r"\S*")
 # The call a notebook's ``%timeit`` / ``%time`` stands as in the module the analysis reads
 # (``jaxlint.notebook``); the harness analysis knows it by this name.
 NOTEBOOK_TIMEIT = "__jaxlint_timeit__"
+# the keyword that marks a notebook's ``%time``/``%%time`` among those calls: one run
+ONCE = "__jaxlint_once__"
 
 
 def timeit_options_end(text: str, pos: int) -> int | None:
