@@ -201,6 +201,7 @@ class Positions(Mapping[cst.CSTNode, Start]):
         self._parent: dict[int, cst.CSTNode] = {}  # id(node) -> its parent, in _walked
         self._walked: set[int] = set()  # indexes of the statements in _parent
         self._nested: set[int] = set()  # ids of the inner statements placed alone
+        self._blocks: dict[int, dict[int, int]] = {}  # see _places_in
         self._source_lines: list[str] = []
         self._starts: dict[cst.CSTNode, Start] | None = None  # complete
         self._found: dict[cst.CSTNode, Start] = {}
@@ -326,11 +327,10 @@ class Positions(Mapping[cst.CSTNode, Start]):
                     k + 1 >= len(chain):
                 break  # in the statement's own line (a test, a decorator) or a one-liner
             child = chain[k + 1]
-            at = next((n for n, b in enumerate(block.body) if b is child), None)
-            if at is None:
+            found_at = self._places_in(block).get(id(child))
+            if found_at is None:
                 return False
-            j = sum(len(b.body) if isinstance(b, cst.SimpleStatementLine) else 1
-                    for b in block.body[:at])
+            j = found_at
             if j >= len(body):
                 return False
             indents.append(self._module.default_indent if block.indent is None
@@ -369,6 +369,19 @@ class Positions(Mapping[cst.CSTNode, Start]):
         for placed, start in state.found.items():
             self._found.setdefault(placed, start)
         return node in state.found
+
+    def _places_in(self, block: cst.IndentedBlock) -> dict[int, int]:
+        """For each statement of ``block`` (by id), the index of its first statement in
+        CPython's body of that block (a line of ``a; b`` is two there). Once per block: a
+        scan per placed node made a function of thousands of timed statements quadratic."""
+        places = self._blocks.get(id(block))
+        if places is None:
+            places, j = {}, 0
+            for b in block.body:
+                places[id(b)] = j
+                j += len(b.body) if isinstance(b, cst.SimpleStatementLine) else 1
+            self._blocks[id(block)] = places
+        return places
 
     def _statement(self, i: int) -> None:
         assert self._lines is not None and self._done is not None
