@@ -28,7 +28,7 @@ from jaxlint.analysis.magics import NOTEBOOK_TIMEIT, ONCE, timeit_options, timei
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
 from jaxlint.analysis.table import Table
-from jaxlint.analysis.timers import _only_words, bound_names
+from jaxlint.analysis.timers import bound_names, only_words
 from jaxlint.analysis.values import (
     Func,
     Instance,
@@ -152,7 +152,7 @@ class Harnesses:
         use.host_only = host_only and (use.host_only or fresh)
         if (once or ONCE in keyword) and first:
             notes = comments_of(line, above=True)
-            if isinstance(before, cst.SimpleStatementLine) and _only_words(before):
+            if isinstance(before, cst.SimpleStatementLine) and only_words(before):
                 notes += " " + self.module.code_for_node(before)
             if COMPILE_WORDS.search(notes) and not EXCLUDES_COMPILE.search(notes) and (
                     only_compile(notes)):

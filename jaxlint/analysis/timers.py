@@ -315,7 +315,7 @@ def _label_of(small: cst.BaseSmallStatement, figure: set[str], module: cst.Modul
     return module.code_for_node(small)
 
 
-def _only_words(line: cst.SimpleStatementLine) -> bool:
+def only_words(line: cst.SimpleStatementLine) -> bool:
     """A line that only prints or logs constant text (``print("compilation complete!")``):
     it labels the statement before it."""
     if len(line.body) != 1 or not isinstance(line.body[0], cst.Expr):
@@ -810,7 +810,7 @@ class Timers:
         # generating...")``): it says what is timed next.
         for s in starts:
             before = self.prev_of.get(s)
-            if isinstance(before, cst.SimpleStatementLine) and _only_words(before):
+            if isinstance(before, cst.SimpleStatementLine) and only_words(before):
                 notes.append(self.module.code_for_node(before))
         noted = any(COMPILE_WORDS.search(n) and not EXCLUDES_COMPILE.search(n) for n in notes)
         bound = bound_names(self.where[stop].node)
@@ -818,7 +818,7 @@ class Timers:
         after_texts = []
         if isinstance(after, cst.SimpleStatementLine) and (
                 (bound and _mentions(after, bound))
-                or (_only_words(after) and not self._heads_a_region(after))):
+                or (only_words(after) and not self._heads_a_region(after))):
             # ``dt = time.time() - t0`` then ``log("compilation took %s", dt)`` (not
             # "warmup": a flag's name may spell it). A message just before another start
             # (``print("5. First forward pass (JIT compiling)...")``) is that region's.
@@ -834,17 +834,15 @@ class Timers:
 
     def _names_dispatch(self: FlowAnalysis, stop: Site, starts: Collection[Site],
                         scope: cst.CSTNode | None) -> bool:
-        """Whether the region's figure is named for the dispatch of a call whose wait is
-        timed apart: the stop read also starts a region (``t1`` in ``t0``, the call, ``t1``,
-        the sync, ``t2``), and the stop read's statement
+        """Whether the figure of a region whose stop read also starts a region (``t1`` in
+        ``t0``, the call, ``t1``, the sync, ``t2``: the caller asks only then) is named for
+        the dispatch: the stop read's statement
         (``dispatch = time.perf_counter() - t0``), a statement of its scope that subtracts
         one of the region's starts from the stop (``dispatch_times.append((t1 - t0) *
         1e3)``), or the words a statement puts beside a figure so made
         (``print(f"dispatch only: {dt * 1e6:.1f} us")``) say "dispatch". The names that
         hold the start readings are left out (``dispatch_start`` names when the clock
         started, not what the figure measures)."""
-        if not any(start is stop for _, start in self.pairs):
-            return False  # (its stop read starts no region of the wait: the dispatch alone)
         stmt = self.where[stop].node
         stop_names = set(bound_names(stmt))
         start_names: set[str] = set()
@@ -1083,8 +1081,10 @@ class Timers:
                 scope is not None) else ()
             if self._may_dispatch is None:
                 self._may_dispatch = DISPATCH_WORD.search(self._code) is not None
-            dispatch = bool(unsynced) and self._may_dispatch and self._names_dispatch(
-                stop, starts, scope)
+            # (its stop read must also start a region, of the wait: else the figure is the
+            # dispatch alone, the mistake a tutorial shows)
+            dispatch = bool(unsynced) and self._may_dispatch and stop in by_start and (
+                self._names_dispatch(stop, starts, scope))
             out.append(Region(stop, frozenset(starts), self.where[stop],
                               unsynced, host_synced, compiled,
                               snap.events_in(starts, IDLE), snap, syncs, named, only,
