@@ -15,7 +15,10 @@ class UnsyncedHarness(Rule):
     magics, also as a notebook exported to a script calls them
     (`get_ipython().run_line_magic("timeit", "f(x)")`), and asv's benchmark methods
     (`time_*` of a class with a `setup`, which asv times run by run), where each run
-    dispatches JAX work and returns before it is done. Also a harness that runs a statement
+    dispatches JAX work and returns before it is done; not a `%time` of the first call of a
+    jitted function that a comment above it or a message printed just before names as the
+    compilation (`print("jit compilation:")`): the call returns once compiled, so the figure
+    is the compilation it claims. Also a harness that runs a statement
     which is only a lambda expression (`%timeit lambda: f(x)`,
     `timeit.timeit("lambda: f(x)")`): each run makes the function and never calls it, so no
     JAX work is timed at all.

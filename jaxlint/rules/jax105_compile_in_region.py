@@ -48,9 +48,11 @@ class CompileInRegion(Rule):
 
     Also a call that compiles again because its arrays have a new shape or dtype: every
     earlier call of the function gave it arrays whose shapes or dtypes the code spells out
-    (`jnp.ones((1, 512))`, `x.astype(jnp.bfloat16)`, a loop over literal shapes), and at
-    some argument this call's differ (a warm-up on a one-row batch before a timed batch of
-    64). A shape or dtype not spelt out is never taken as new. And a call given an array
+    (`jnp.ones((1, 512))`, `x.astype(jnp.bfloat16)`, a loop over literal shapes, a Python
+    number, which jit takes as a weakly typed scalar, and `jnp.float32(0.01)`, a strongly
+    typed one), and at some argument this call's differ (a warm-up on a one-row batch
+    before a timed batch of 64; a warm-up given `0.01` before a timed call given
+    `jnp.float32(0.01)`). A shape or dtype not spelt out is never taken as new. And a call given an array
     that a loop around it makes longer on every round (`tokens = jnp.concatenate([tokens,
     new], axis=1)`, `jnp.append`, `jnp.hstack`, or NumPy's): each round's call has a new
     shape and compiles again, whatever warm-up came before, so it is reported wherever it
