@@ -109,6 +109,10 @@ class Summary:
     # of the work it leaves running, all only fills or rearranges buffers (``fill_sites``):
     # its call is such work to the caller as well
     leaves_fill: bool = False
+    # of the work it leaves running, all is JAX's own operations and API calls (``jnp.cos``,
+    # ``jnp.where``), none a jitted function, a library's or another helper's: called with
+    # host numbers only (``lr = schedule(step)``), it computes a few scalars
+    leaves_ops_only: bool = False
 
     @property
     def leaves_running(self) -> bool:
@@ -438,6 +442,8 @@ class Calls:
             return first
         if kind is CallKind.WORK:
             self.why[node] = ("api", q)
+            if q.startswith("jax.numpy.") and q.rsplit(".", 1)[1] in avals.DTYPES:
+                self.scalar_sites.add(node)  # a cast (``jnp.float32(loss)``): elementwise
             if q in names.LAX_CONTROL_FLOW and any(
                     isinstance(v, Func) and v.closure is not None for v in values):
                 # ``lax.while_loop(cond, step, init)`` with ``step`` made by this call of
@@ -1306,6 +1312,11 @@ class Calls:
                 self.fill_sites.add(node)
             else:
                 self.fill_sites.discard(node)  # (another call of it left other work)
+            if summary.leaves_ops_only and values and all(
+                    v is None or isinstance(v, HostValue) for v in values):
+                self.scalar_sites.add(node)
+            else:
+                self.scalar_sites.discard(node)  # (another call of it was given arrays)
             if isinstance(summary.result, Func):
                 # A factory that dispatched work and returns a closure over it
                 # (neural-tangents' ``predict_fn = gradient_descent_mse_ensemble(...)``): the
@@ -1484,6 +1495,9 @@ class Calls:
         leaves_fill = leaves_work and all(
             site in given_sites or site in self.fill_sites
             for s in exits for site in s.pending)
+        leaves_ops_only = leaves_work and not frame.jit_calls and all(
+            site in given_sites or self.why.get(site, ("op", None))[0] in ("op", "api")
+            for s in exits for site in s.pending)
         reads = frozenset(self._read_log[first_read:])
         pairs = frozenset(self._pair_log[first_pair:])
         if generator:
@@ -1499,6 +1513,7 @@ class Calls:
                               waits_args=waits_args, args_by_transfer=args_by_transfer,
                               leaves_work=leaves_work, own_by_transfer=own_by_transfer,
                               leaves_calls=leaves_calls, leaves_fill=leaves_fill,
+                              leaves_ops_only=leaves_ops_only,
                               recompiles=frame.recompiles, fresh_jit=frame.fresh_jit,
                               recompile_kind=frame.recompile_kind)
         self._memo[key] = summary

@@ -175,6 +175,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.recompile_why: dict[Site, tuple[str, object]] = {}
         # calls whose work only fills or rearranges buffers (``names.FILL_CALLS``)
         self.fill_sites: set[Site] = set()
+        # calls whose work is a few scalars or a cast: a dtype cast (``jnp.float32(loss)``),
+        # a helper given only host numbers that leaves only JAX operations running
+        # (``lr = schedule(step)``; ``Summary.leaves_ops_only``)
+        self.scalar_sites: set[Site] = set()
         # a timing decorator's wrapper (its def) -> the functions it decorates, each with
         # whether a call of it leaves JAX work running (``Region.uses``)
         self.decorations: dict[cst.CSTNode, list[tuple[cst.FunctionDef, bool]]] = {}

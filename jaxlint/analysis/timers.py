@@ -995,11 +995,13 @@ class Timers:
                 # host data put on the device, ``jnp.where``, a helper that leaves only
                 # such work): not timed work (``names.FILL_CALLS``, ``Summary.leaves_fill``).
                 unsynced = frozenset()
-            if unsynced and syncs and all(_bookkeeping(s) and s not in self.why
-                                          for s in unsynced):
+            if unsynced and syncs and all((_bookkeeping(s) and s not in self.why)
+                                          or s in self.scalar_sites for s in unsynced):
                 # The work was waited for explicitly (``train_loss +=
                 # jax.block_until_ready(loss)``); what is left running is arithmetic on
-                # finished results (the sum, ``train_loss /= n``), not the timed work.
+                # finished results (the sum, ``train_loss /= n``), a cast of them
+                # (``jnp.float32(loss)``) or scalars of host numbers (a learning rate from
+                # a schedule of the step counter), not the timed work.
                 unsynced = frozenset()
             if syncs and all(self.why.get(s, ("op", None))[0] in ("op", "api")
                              for s in host_synced):
