@@ -52,12 +52,12 @@ class CompileInRegion(Rule):
     number, which jit takes as a weakly typed scalar, and `jnp.float32(0.01)`, a strongly
     typed one), and at some argument this call's differ (a warm-up on a one-row batch
     before a timed batch of 64; a warm-up given `0.01` before a timed call given
-    `jnp.float32(0.01)`). A shape or dtype not spelt out is never taken as new. And a call given an array
-    that a loop around it makes longer on every round (`tokens = jnp.concatenate([tokens,
-    new], axis=1)`, `jnp.append`, `jnp.hstack`, or NumPy's): each round's call has a new
-    shape and compiles again, whatever warm-up came before, so it is reported wherever it
-    is and in every figure of a per-round log (no fix: keep the shape fixed, a buffer of the
-    final length written with `.at[...].set`).
+    `jnp.float32(0.01)`). A shape or dtype not spelt out is never taken as new. And a call
+    given an array that a loop around it makes longer on every round (`tokens =
+    jnp.concatenate([tokens, new], axis=1)`, `jnp.append`, `jnp.hstack`, or NumPy's): each
+    round's call has a new shape and compiles again, whatever warm-up came before, so it is
+    reported wherever it is and in every figure of a per-round log (no fix: keep the shape
+    fixed, a buffer of the final length written with `.at[...].set`).
 
     ## Why is this bad?
     A jitted function traces and compiles on its first call, synchronously. The region then
