@@ -70,6 +70,9 @@ CONTAINER_LITERALS = (cst.Tuple, cst.List, cst.Dict, cst.Set, cst.ListComp, cst.
 # In ``State.called``: the compile caches were cleared (``jax.clear_caches()``) on every path
 # so far, so every jitted function compiles on its next call, wherever it was made.
 CLEARED: cst.CSTNode = cst.Name("clear_caches")
+# In ``State.called``: a function made anew on this path was called (``Frame.fresh_jit``):
+# a function compiles on every call only when every path through it does so.
+FRESH: cst.CSTNode = cst.Name("fresh_jit")
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
@@ -960,6 +963,7 @@ class Calls:
         if compiles and self.frame.func is not None and origin in self.frame.created and (
                 origin not in self._shared_origins and origin not in self._memo_origins.values()):
             self.frame.fresh_jit = True  # made anew by this call, and called by it
+            st.called = st.called | {FRESH}
         scope = self.frame.func.node if self.frame.func is not None else None
         # the call as written: a cold/warm pair times the same call twice (with the same
         # static values), not another function that shares an origin or another variant
@@ -1282,6 +1286,7 @@ class Calls:
             # (``update`` calls ``inner``, which jits a lambda anew and calls it: each call
             # of ``update`` does so too)
             self.frame.fresh_jit = True
+            st.called = st.called | {FRESH}
         if summary.waits or summary.waits_by_transfer:
             self._sync_all(st, transfer=not summary.waits)
         elif summary.waits_args or summary.args_by_transfer:
@@ -1440,7 +1445,7 @@ class Calls:
         if self._entry_called is not None and (self.frame is self._module_frame
                                                or self.frame.judges_module):
             frame.judges_module = True
-            st.called = self._entry_called
+            st.called = self._entry_called - {FRESH}
             self._entry_called = None
         for name, value in params.items():
             # (what an unknown function gave back stays such a value: operations on it are
@@ -1514,7 +1519,11 @@ class Calls:
                               leaves_work=leaves_work, own_by_transfer=own_by_transfer,
                               leaves_calls=leaves_calls, leaves_fill=leaves_fill,
                               leaves_ops_only=leaves_ops_only,
-                              recompiles=frame.recompiles, fresh_jit=frame.fresh_jit,
+                              recompiles=frame.recompiles,
+                              # (on every path: a helper that pmaps a lambda only in a
+                              # distributed run compiles it on no call of the default path)
+                              fresh_jit=frame.fresh_jit and bool(exits) and all(
+                                  FRESH in s.called for s in exits),
                               recompile_kind=frame.recompile_kind)
         self._memo[key] = summary
         return summary
