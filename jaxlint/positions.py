@@ -167,6 +167,31 @@ if hasattr(ast, "TryStar"):
     _KINDS[cst.TryStar] = (ast.TryStar,)
 
 
+# Compound statements whose own line (decorators, ``def``, a test, an iterable, a context
+# manager) comes before all of their blocks.
+_HEADED = (cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With)
+_ONE_LINE = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+
+
+def _header_only(stmt: cst.CSTNode) -> cst.CSTNode:
+    """``stmt`` with a one-line block and no ``else``: the nodes of its own line start
+    where they do in ``stmt``."""
+    changes: dict[str, Any] = {"body": _ONE_LINE}
+    if getattr(stmt, "orelse", None) is not None:
+        changes["orelse"] = None
+    return stmt.with_changes(**changes)
+
+
+def walk_block(block: cst.CSTNode) -> list[cst.CSTNode]:
+    """``block`` and every node inside it (code and layout alike)."""
+    out, todo = [], [block]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        todo.extend(node.children)
+    return out
+
+
 def _same_kind(stmt: cst.CSTNode, tree: ast.stmt) -> bool:
     """Whether libcst's compound statement and CPython's node are the same statement."""
     return isinstance(tree, _KINDS.get(type(stmt), ()))
@@ -256,13 +281,21 @@ class Positions(Mapping[cst.CSTNode, Start]):
                 continue
             if i not in self._walked:
                 self._walk(i)
-            if id(node) in self._parent or node is top:
+            if node is top or self._root_of(node) is top:
                 if not self._place_inner(i, node):
                     self._statement(i)
                 found = self._found.get(node)
                 if found is not None:
                     return found
         return None
+
+    def _root_of(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The top-level statement ``node`` lies in, of those walked (``node`` itself when
+        none holds it): not another top's, whose whole code would be generated in vain."""
+        parent = self._parent
+        while (up := parent.get(id(node))) is not None:
+            node = up
+        return node
 
     def _walk(self, i: int) -> None:
         """Note the parent of every node of top-level statement ``i``."""
@@ -294,6 +327,7 @@ class Positions(Mapping[cst.CSTNode, Start]):
             return False
         indents: list[str] = []
         inner: tuple[cst.CSTNode, ast.stmt] | None = None
+        header = isinstance(top, _HEADED) and len(chain) == 1  # the node is the statement
         k = 1
         while tree is not None and k < len(chain):
             part = chain[k]
@@ -325,7 +359,12 @@ class Positions(Mapping[cst.CSTNode, Start]):
                 body = getattr(tree, "body", None)
             if not isinstance(block, cst.IndentedBlock) or not isinstance(body, list) or \
                     k + 1 >= len(chain):
-                break  # in the statement's own line (a test, a decorator) or a one-liner
+                # in the statement's own line (a test, a decorator) or a one-liner; in the
+                # line before its block (``header``), its block need not be generated
+                header = block is part and isinstance(stmt, _HEADED) and not (
+                    part is getattr(stmt, "body", None)
+                    or part is getattr(stmt, "orelse", None))
+                break
             child = chain[k + 1]
             found_at = self._places_in(block).get(id(child))
             if found_at is None:
@@ -337,12 +376,15 @@ class Positions(Mapping[cst.CSTNode, Start]):
                            else block.indent)
             stmt, tree, k = child, body[j], k + 2
             inner = (stmt, tree)
+            header = k >= len(chain) and isinstance(stmt, _HEADED)  # the node is ``stmt``
             if isinstance(stmt, cst.SimpleStatementLine):
                 break
             if not _same_kind(stmt, tree):
                 return False
         if inner is None:
-            return False
+            if not header:
+                return False
+            inner = (top, tree)  # (a top-level statement's own line: ``header``)
         stmt, tree = inner
         if id(stmt) in self._nested:
             return False
@@ -352,10 +394,18 @@ class Positions(Mapping[cst.CSTNode, Start]):
         state = _StartsState(self._module)
         state.line = line
         state.indent_tokens = indents
+        # The node lies before the statement's block: the statement is generated with a
+        # one-line block (its nodes' starts come before it), not with all of its body (a
+        # timed ``for`` whose loop is a whole training run, a function's ``def``).
+        made = _header_only(stmt) if header else stmt
         try:
-            stmt._codegen(state)
+            made._codegen(state)
         except AttributeError:  # pragma: no cover - a libcst whose internals moved
             return False
+        if made is not stmt:
+            state.found[stmt] = state.found.pop(made)
+            for part in walk_block(made.body):  # type: ignore[attr-defined]
+                state.found.pop(part, None)
         lines = self._source_lines
         names = 0
         for placed, (ln, col) in state.found.items():
@@ -365,7 +415,8 @@ class Positions(Mapping[cst.CSTNode, Start]):
                     return False  # placed wrong: the whole statement is generated instead
         if not names:
             return False  # nothing to check the placing against
-        self._nested.add(id(stmt))
+        if made is stmt:
+            self._nested.add(id(stmt))
         for placed, start in state.found.items():
             self._found.setdefault(placed, start)
         return node in state.found

@@ -120,6 +120,49 @@ def test_a_node_deep_in_a_function_generates_only_its_statement() -> None:
     assert early not in lazy._found
 
 
+def test_a_statement_s_own_line_is_placed_without_its_block() -> None:
+    """A ``def``, a loop's iterable, a test: what lies before a statement's block is placed
+    by generating its line alone, not the whole function or training loop below it."""
+    source = ("import time\n\n@jax.jit\ndef main(xs):\n"
+              + "".join(f"    v{i} = {i}\n" for i in range(50))
+              + "    for x in batches(xs):\n"
+              + "".join(f"        w{i} = {i}\n" for i in range(50))
+              + "    return 0\n")
+    module = cst.parse_module(source)
+    main = module.body[1]
+    assert isinstance(main, cst.FunctionDef)
+    loop = main.body.body[-2]
+    assert isinstance(loop, cst.For) and isinstance(loop.iter, cst.Call)
+    whole = starts(module)
+    lazy = Positions(module, source, hints=[main])
+    assert lazy[main] == whole[main] == (4, 0)  # (a def starts at `def`)
+    assert lazy[main.decorators[0]] == whole[main.decorators[0]]
+    assert lazy[loop.iter] == whole[loop.iter] == (55, 13)
+    assert lazy[loop] == whole[loop]
+    # neither the function's body nor the loop's was generated
+    assert main.body.body[0] not in lazy._found
+    assert loop.body.body[0] not in lazy._found
+    # and what is in them is placed as before when asked for
+    assert lazy[loop.body.body[7]] == whole[loop.body.body[7]] == (63, 8)
+
+
+def test_a_node_of_one_statement_generates_no_other_named_one() -> None:
+    """With two statements named as holding timing, a node of the second is placed without
+    generating the first (which is no more than a statement named before it)."""
+    source = ("def first():\n" + "".join(f"    a{i} = {i}\n" for i in range(50))
+              + "\n\ndef second(t):\n    t0 = t.perf_counter()\n"
+              "    return t.perf_counter() - t0\n")
+    module = cst.parse_module(source)
+    first, second = module.body
+    assert isinstance(first, cst.FunctionDef) and isinstance(second, cst.FunctionDef)
+    start, stop = second.body.body
+    whole = starts(module)
+    lazy = Positions(module, source, hints=[first, second])
+    assert lazy[start] == whole[start] == (55, 4)
+    assert lazy[stop] == whole[stop] == (56, 4)  # (``second`` known by now)
+    assert first.body.body[0] not in lazy._found
+
+
 def test_statements_are_placed_by_cpython_only_where_it_can_tell() -> None:
     """Layouts whose line breaks CPython may count otherwise, and syntax it cannot parse,
     fall back to generating the whole module."""
