@@ -101,6 +101,17 @@ def _walrus(node: cst.CSTNode | None) -> set[str]:
     return out
 
 
+# The nodes ``_Locals.on_visit`` does something with; any other is only gone through. (By
+# the node's type, looked up once: a false ``isinstance`` against libcst's classes goes
+# through ``ABCMeta.__instancecheck__``, and most nodes are none of these.)
+_BINDERS = (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.ListComp, cst.SetComp,
+            cst.DictComp, cst.GeneratorExp, cst.AssignTarget, cst.AnnAssign, cst.AugAssign,
+            cst.For, cst.CompFor, cst.AsName, cst.Import, cst.ImportFrom, cst.NamedExpr,
+            cst.Del, cst.Global, cst.Nonlocal, cst.MatchAs, cst.MatchStar, cst.MatchMapping,
+            cst.Param)
+_PLAIN: dict[type, bool] = {}
+
+
 class _Locals:
     """Every name a scope binds anywhere (so is local to it), and its ``global`` and
     ``nonlocal`` declarations; nested scopes are not entered."""
@@ -121,6 +132,11 @@ class _Locals:
                 todo.extend(code_parts(node))
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        plain = _PLAIN.get(type(node))
+        if plain is None:
+            plain = _PLAIN[type(node)] = not issubclass(type(node), _BINDERS)
+        if plain:
+            return True  # (most nodes: a name, a call, an operator; see ``_BINDERS``)
         if node is not self.root and isinstance(node, (*_SCOPES, cst.Lambda)):
             if isinstance(node, _SCOPES):
                 self.names.add(node.name.value)
