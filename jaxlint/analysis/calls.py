@@ -202,6 +202,7 @@ class Calls:
     """The calls part of ``FlowAnalysis`` (see the module docstring)."""
 
     harness_recompiled: bool  # see FlowAnalysis
+    harness_signatures: list[tuple[Site, avals.Signature | str, Site]]  # see FlowAnalysis
     harness_only_lambda: bool  # see FlowAnalysis
     harness_host_only: bool  # see FlowAnalysis
     harness_called: set[cst.CSTNode]  # see FlowAnalysis
@@ -1000,6 +1001,8 @@ class Calls:
             # a call of it timed warm, known to be (a cold/warm pair); not a function this
             # frame cannot judge, which may or may not have been called before
             self.warm_timed.add((origin, (scope, text)))
+        if self._timing_harness:
+            self.harness_signatures.append((origin, signature, node))
         st.called = st.called | {origin, (origin, "aval", signature)}  # type: ignore[arg-type]
         self.signatures_seen.setdefault(origin, {}).setdefault(signature, set()).add(node)
         for one in variants:

@@ -225,6 +225,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._last_entries: dict[str, Value] | None = None
         self._timing_harness = 0  # > 0 while interpreting what a harness times
         self.harness_recompiled = False  # what the harness being interpreted times recompiles
+        # the jitted calls made while interpreting what a harness times: (function by
+        # origin, the call's shapes and dtypes, the call), for ``_new_shape_in_harness``
+        self.harness_signatures: list[tuple[Site, avals.Signature | str, Site]] = []
         self.harness_only_lambda = False  # its statement only makes a lambda
         self.harness_host_only = False  # its runs wait for their work only by a host copy
         self.harness_called: set[cst.CSTNode] = set()  # the jitted functions its run calls

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from jaxlint.analysis import avals
 from jaxlint.analysis.calls import Frame
 from jaxlint.analysis.compiles import (
     COMPILE_WORDS,
@@ -73,6 +74,11 @@ class HarnessUse:
     # harness's figure holds that run (``timeit.timeit``, ``%timeit -n 100``): JAX105
     first_compile: cst.CSTNode | None = None
     first_name: str | None = None  # the name the timed code calls it by
+    # a call in the timed code whose arrays have shapes or dtypes (as the code spells them)
+    # other than every earlier call of its jitted function before the harness: the first
+    # timed run compiles it again (call, shapes before, shapes now), when the figure holds
+    # that run, or it is ``%time``'s one run (judged as a region is)
+    new_shape: tuple[cst.CSTNode, str, str] | None = None
 
 
 class Harnesses:
@@ -118,16 +124,22 @@ class Harnesses:
         # (running what it times moves them)
         here, line, before = self._loc.node, self._stmt_line, self._prev_stmt
         called, self.harness_called = self.harness_called, set()
+        signatures, self.harness_signatures = self.harness_signatures, []
         try:
             unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None,
                                          fn_args, st, namespace, magic)
             first = sorted((o for o in self.harness_called
                             if o not in st.called and self._made_here(o, st)),
                            key=lambda o: self.made_at.get(o, -1))
-            # (the harness ran them: a later call of the same function compiles nothing)
-            st.called = st.called | self.harness_called
+            reshaped = self._new_shape_in_harness(st)
+            # (the harness ran them, on these shapes: a later call of the same function on
+            # them compiles nothing)
+            st.called = st.called | self.harness_called | {
+                (origin, "aval", signature) for origin, signature, _ in self.harness_signatures
+                if origin in self.harness_called}
         finally:
             self.harness_called = called
+            self.harness_signatures = signatures
         recompiled, self.harness_recompiled = self.harness_recompiled, False
         only_lambda, self.harness_only_lambda = self.harness_only_lambda, False
         # (not an exported script's ``%%time``, ``run_cell_magic("time", ...)``, whose
@@ -157,6 +169,12 @@ class Harnesses:
             if COMPILE_WORDS.search(notes) and not EXCLUDES_COMPILE.search(notes) and (
                     only_compile(notes)):
                 use.names_compile_only = True
+        if reshaped is not None and use.new_shape is None and not recompiled and (
+                once or ONCE in keyword or self._figure_holds_first_run(
+                    report, source, keyword, fixture, here, line, single_counts=True)):
+            notes = self.module.code_for_node(here) + " " + comments_of(line, above=True)
+            if not (COMPILE_WORDS.search(notes) and not EXCLUDES_COMPILE.search(notes)):
+                use.new_shape = reshaped
         if first and use.first_compile is None and not recompiled and (
                 self._figure_holds_first_run(report, source, keyword, fixture, here, line)):
             use.first_compile = first[0]
@@ -169,9 +187,28 @@ class Harnesses:
                     use.first_name = word
                     break
 
+    def _new_shape_in_harness(self: FlowAnalysis, st: State
+                              ) -> tuple[cst.CSTNode, str, str] | None:
+        """The first call the harness just interpreted (``harness_signatures``) of a jitted
+        function this frame judges, whose array arguments have known shapes or dtypes that
+        differ from those of every call of it before the harness (``st.called``): its
+        first timed run compiles it again (``avals``)."""
+        for origin, signature, node in self.harness_signatures:
+            if isinstance(signature, str) or not self._made_here(origin, st) or (
+                    origin, "aval", "?") in st.called:
+                continue
+            earlier: list[avals.Signature] = [
+                c[2] for c in st.called  # type: ignore[misc]
+                if isinstance(c, tuple) and len(c) == 3 and c[0] is origin and c[1] == "aval"]
+            if earlier and all(not isinstance(e, str) and avals.differs(e, signature)
+                               for e in earlier):
+                return (node, min(avals.text(e) for e in earlier), avals.text(signature))
+        return None
+
     def _figure_holds_first_run(self: FlowAnalysis, report: cst.Call, source: cst.Call,
                                 keyword: dict[str, tuple[cst.BaseExpression, Value]],
-                                fixture: bool, stmt: cst.CSTNode, line: cst.CSTNode) -> bool:
+                                fixture: bool, stmt: cst.CSTNode, line: cst.CSTNode,
+                                single_counts: bool = False) -> bool:
         """Whether the figure a harness reports holds its first timed run (where a jitted
         function called for the first time compiles): ``timeit.timeit`` sums every run;
         ``timeit.repeat`` too, unless only the best repeat is used (``min(times)``);
@@ -183,7 +220,8 @@ class Harnesses:
         the compile (``compile_time = timeit.timeit(..., number=1)``). A figure of the first
         run alone (``number=1``, ``%timeit -n 1 -r 1``) times one cold call, as ``%time``
         does: it speaks only where the code says it measures speed, as for a region
-        (``compiles.measures_speed``)."""
+        (``compiles.measures_speed``); with ``single_counts``, everywhere (a run that
+        compiles again for a new shape is reported wherever it is, as in a region)."""
         func = report.func
         attr = func.attr.value if isinstance(func, cst.Attribute) else (
             func.value if isinstance(func, cst.Name) else "")
@@ -224,7 +262,7 @@ class Harnesses:
         else:
             return False
         running = self.frame.func  # (the function the harness is called in)
-        if all(_literal_int(c) == 1 for c in counts) and not (
+        if not single_counts and all(_literal_int(c) == 1 for c in counts) and not (
                 self._named_for_speed(running.node if running is not None else None)
                 or FIGURE_WORDS.search(text)):
             # The figure is the first run alone (``timeit.timeit(..., number=1)``,

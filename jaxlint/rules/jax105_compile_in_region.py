@@ -44,7 +44,10 @@ class CompileInRegion(Rule):
     fixed loop count: IPython makes no calibration runs), pytest-benchmark's `pedantic`
     without `warmup_rounds`. Not `%timeit` without `-n`, whose calibration runs absorb the
     compile, nor a figure named for the compile (`compile_time = timeit.timeit(...,
-    number=1)`).
+    number=1)`). Likewise a harness whose timed code gives a jitted function arrays of a new
+    shape or dtype (a warm-up on a 1024-row batch, then `timeit` or a notebook's `%time` of
+    a 2048-row one): its first timed run compiles again, reported also for a single run
+    (`number=1`, `%time`), as a region's new shape is.
 
     Also a call that compiles again because its arrays have a new shape or dtype: every
     earlier call of the function gave it arrays whose shapes or dtypes the code spells out
@@ -99,6 +102,8 @@ class CompileInRegion(Rule):
         for use in ctx.flow.harnesses.values():
             if use.recompiles:
                 yield self._harness_recompiles(ctx, use)
+            elif use.new_shape is not None:
+                yield self._harness_new_shape(ctx, use)
             elif use.first_compile is not None:
                 yield self._harness_first_run(ctx, use)
         # A call in several regions (a benchmark's "time taken" inside a run's clock) is
@@ -235,6 +240,31 @@ class CompileInRegion(Rule):
         return Report(use.call, self.HARNESS_FIRST.format(stmt=ctx.code(use.stmt, 40),
                                                           func=func), None,
                       (use.call,), explanation)
+
+    HARNESS_SHAPE = ("the first run of `{stmt}` compiles `{func}` again: it was compiled for "
+                     "{before}, and the timed call gives it {now} (a new shape or dtype), and "
+                     "the harness's figure includes that run; warm it up on these shapes and "
+                     "dtypes before timing")
+
+    def _harness_new_shape(self, ctx: FileContext, use: object) -> Report:
+        """A harness whose timed code calls a jitted function with shapes or dtypes no call
+        before it gave: its first run compiles again. No fix, as for a first run."""
+        from jaxlint.analysis import HarnessUse
+
+        assert isinstance(use, HarnessUse) and use.new_shape is not None
+        call, before, now = use.new_shape
+        func = ctx.code(call.func, 40) if isinstance(call, cst.Call) else "it"
+        explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) times "
+                       f"`{ctx.code(use.stmt, 40)}`, which calls jitted `{func}` with arrays "
+                       f"of {now}; every call of it before gave {before} (shapes and dtypes as "
+                       "the code that made the arrays spells them), and jit compiles one "
+                       "program per set of argument shapes and dtypes, so the first timed run "
+                       "traces and compiles it again. The harness reports that run too "
+                       "(`timeit.timeit` sums its runs, `%time` is that one run, `%timeit -n "
+                       "N` makes no calibration runs), so the figure holds the compile.")
+        return Report(use.call, self.HARNESS_SHAPE.format(stmt=ctx.code(use.stmt, 40),
+                                                          func=func, before=before, now=now),
+                      None, (use.call,), explanation)
 
     def _recompiles(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
         """A call that traces and compiles whenever it runs: no warm-up helps (the next call
