@@ -182,7 +182,7 @@ def _header_only(stmt: cst.CSTNode) -> cst.CSTNode:
     return stmt.with_changes(**changes)
 
 
-def walk_block(block: cst.CSTNode) -> list[cst.CSTNode]:
+def _nodes_of(block: cst.CSTNode) -> list[cst.CSTNode]:
     """``block`` and every node inside it (code and layout alike)."""
     out, todo = [], [block]
     while todo:
@@ -219,7 +219,8 @@ class Positions(Mapping[cst.CSTNode, Start]):
         self._module = module
         self._text = text
         self._tree = tree
-        self._hints = tuple(hints)  # (read again for every node asked for)
+        self._hints = tuple(hints)
+        self._hint_at = 0  # the first hint not walked yet (each is walked once, in order)
         self._top_of = top_of
         self._index: dict[int, int] | None = None  # id(top-level statement) -> its index
         self._asts: list[ast.stmt | None] = []  # CPython's node of each compound statement
@@ -268,26 +269,35 @@ class Positions(Mapping[cst.CSTNode, Start]):
     def _hinted(self, node: cst.CSTNode) -> Start | None:
         """``node``'s start, when it lies in a statement the analysis named (its ``def``'s
         top-level statement, a statement that holds timing): only the innermost statement
-        around it is generated, placed by CPython's line numbers."""
+        around it is generated, placed by CPython's line numbers. The named statements are
+        walked (their nodes' parents noted) once each, in order, until one holds ``node``:
+        a file of thousands of timed statements is not searched again for every node."""
         assert self._index is not None and self._done is not None
-        tops: list[cst.CSTNode] = []
         top = self._top_of.get(node) if self._top_of is not None else None
         if top is not None:
-            tops.append(top)
-        tops.extend(self._hints)
-        for top in tops:
-            i = self._index.get(id(top))
-            if i is None or i in self._done:
-                continue
-            if i not in self._walked:
-                self._walk(i)
-            if node is top or self._root_of(node) is top:
-                if not self._place_inner(i, node):
-                    self._statement(i)
-                found = self._found.get(node)
-                if found is not None:
-                    return found
-        return None
+            self._walk_top(top)
+        hints = self._hints
+        while (id(node) not in self._parent and id(node) not in self._index
+               and self._hint_at < len(hints)):
+            self._walk_top(hints[self._hint_at])
+            self._hint_at += 1
+        if id(node) in self._index:
+            root = node  # (a top-level statement itself)
+        elif id(node) in self._parent:
+            root = self._root_of(node)
+        else:
+            return None
+        i = self._index.get(id(root))
+        if i is None or i in self._done:
+            return None
+        if not self._place_inner(i, node):
+            self._statement(i)
+        return self._found.get(node)
+
+    def _walk_top(self, top: cst.CSTNode) -> None:
+        i = self._index.get(id(top)) if self._index is not None else None
+        if i is not None and i not in self._walked:
+            self._walk(i)
 
     def _root_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The top-level statement ``node`` lies in, of those walked (``node`` itself when
@@ -404,7 +414,7 @@ class Positions(Mapping[cst.CSTNode, Start]):
             return False
         if made is not stmt:
             state.found[stmt] = state.found.pop(made)
-            for part in walk_block(made.body):  # type: ignore[attr-defined]
+            for part in _nodes_of(made.body):  # type: ignore[attr-defined]
                 state.found.pop(part, None)
         lines = self._source_lines
         names = 0
