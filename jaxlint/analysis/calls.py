@@ -32,7 +32,7 @@ from jaxlint.analysis.syntax import (
     params_of,
     static_spec,
 )
-from jaxlint.analysis.timers import CLEARS, COMPILE, Event
+from jaxlint.analysis.timers import CLEARS, COMPILE, Event, bookkeeping
 from jaxlint.analysis.values import (
     CALLABLES,
     INPUT,
@@ -112,9 +112,10 @@ class Summary:
     # of the work it leaves running, all only fills or rearranges buffers (``fill_sites``):
     # its call is such work to the caller as well
     leaves_fill: bool = False
-    # of the work it leaves running, all is JAX's own operations and API calls (``jnp.cos``,
-    # ``jnp.where``), none a jitted function, a library's or another helper's: called with
-    # host numbers only (``lr = schedule(step)``), it computes a few scalars
+    # of the work it leaves running, all is operators (no matrix product) and elementwise
+    # functions of jax.numpy (``jnp.cos``, ``jnp.where``; ``_scalar_work``), no jitted
+    # function, constructor, reduction or factorisation: called with host numbers only
+    # (``lr = schedule(step)``), it computes a few scalars
     leaves_ops_only: bool = False
 
     @property
@@ -196,6 +197,20 @@ def _exported_magic(attr: str, node: cst.Call) -> cst.Arg | None:
     if not (isinstance(name, cst.SimpleString) and name.evaluated_value in ("time", "timeit")):
         return None
     return node.args[at] if is_const_string(node.args[at].value) else None
+
+
+def _scalar_work(site: Site, why: tuple[str, object] | None) -> bool:
+    """Whether the work at ``site`` makes scalars of scalars: an operator that is no matrix
+    product (``bookkeeping``), an elementwise function of jax.numpy (``jnp.cos``,
+    ``jnp.where``) or a dtype cast; not a constructor, a reduction, a product or a
+    factorisation, which given a size (``jnp.ones((n, n))``) make and work on arrays."""
+    if why is None or why[0] == "op":
+        return bookkeeping(site)
+    if why[0] != "api" or not isinstance(why[1], str):
+        return False
+    q = why[1]
+    return q in names.ELEMENTWISE or (
+        q.startswith("jax.numpy.") and q.rsplit(".", 1)[1] in avals.DTYPES)
 
 
 class Calls:
@@ -1504,7 +1519,7 @@ class Calls:
             site in given_sites or site in self.fill_sites
             for s in exits for site in s.pending)
         leaves_ops_only = leaves_work and not frame.jit_calls and all(
-            site in given_sites or self.why.get(site, ("op", None))[0] in ("op", "api")
+            site in given_sites or _scalar_work(site, self.why.get(site))
             for s in exits for site in s.pending)
         reads = frozenset(self._read_log[first_read:])
         pairs = frozenset(self._pair_log[first_pair:])

@@ -429,6 +429,18 @@ HOST_WRITERS = frozenset({
     "equinox.tree_serialise_leaves",
 })
 
+# Elementwise functions of jax.numpy: on scalars (a learning-rate schedule of the step
+# counter) they make a few scalars; no reduction, product, factorisation or constructor.
+ELEMENTWISE = frozenset(f"jax.numpy.{name}" for name in (
+    "cos", "sin", "tan", "arccos", "arcsin", "arctan", "arctan2", "cosh", "sinh", "tanh",
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "square",
+    "power", "float_power", "abs", "absolute", "sign", "floor", "ceil", "round", "rint",
+    "trunc", "minimum", "maximum", "fmin", "fmax", "clip", "where", "select", "negative",
+    "reciprocal", "mod", "remainder", "floor_divide", "true_divide", "divide", "multiply",
+    "add", "subtract", "logical_and", "logical_or", "logical_not", "less", "greater",
+    "less_equal", "greater_equal", "equal", "not_equal", "isnan", "isfinite", "asarray",
+    "array"))
+
 # A class of a package outside the project (the project index does not know it), used as
 # a ``with`` item, whose name says it is a timer (``with mlxu.Timer() as t:``,
 # ``with ContextTimer(timer, "fwd"):``): it reads the clock on entry and on exit, as the

@@ -263,7 +263,7 @@ def _inside(node: cst.CSTNode, loop: cst.For | cst.While) -> bool:
     return found
 
 
-def _bookkeeping(site: Site) -> bool:
+def bookkeeping(site: Site) -> bool:
     """Whether the device work at ``site`` is an operator on values (``total += loss``,
     ``loss / n``, ``-x``, ``x[0]``, ``a < b``): arithmetic, selection and comparison, not a
     matrix product (``w @ w.T`` is work) and not a call."""
@@ -995,7 +995,7 @@ class Timers:
                 # host data put on the device, ``jnp.where``, a helper that leaves only
                 # such work): not timed work (``names.FILL_CALLS``, ``Summary.leaves_fill``).
                 unsynced = frozenset()
-            if unsynced and syncs and all((_bookkeeping(s) and s not in self.why)
+            if unsynced and syncs and all((bookkeeping(s) and s not in self.why)
                                           or s in self.scalar_sites for s in unsynced):
                 # The work was waited for explicitly (``train_loss +=
                 # jax.block_until_ready(loss)``); what is left running is arithmetic on
