@@ -173,6 +173,20 @@ _HEADED = (cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With)
 _ONE_LINE = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
 
 
+def _all_nodes(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
+    """``node`` and every node inside it, layout included."""
+    out, todo = [], [node]
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        todo.extend(n.children)
+    return tuple(out)
+
+
+# (its nodes, which ``_place_inner`` drops from what it placed; listed once)
+_ONE_LINE_NODES = _all_nodes(_ONE_LINE)
+
+
 def _header_only(stmt: cst.CSTNode) -> cst.CSTNode:
     """``stmt`` with a one-line block and no ``else``: the nodes of its own line start
     where they do in ``stmt``."""
@@ -180,16 +194,6 @@ def _header_only(stmt: cst.CSTNode) -> cst.CSTNode:
     if getattr(stmt, "orelse", None) is not None:
         changes["orelse"] = None
     return stmt.with_changes(**changes)
-
-
-def _nodes_of(block: cst.CSTNode) -> list[cst.CSTNode]:
-    """``block`` and every node inside it (code and layout alike)."""
-    out, todo = [], [block]
-    while todo:
-        node = todo.pop()
-        out.append(node)
-        todo.extend(node.children)
-    return out
 
 
 def _same_kind(stmt: cst.CSTNode, tree: ast.stmt) -> bool:
@@ -414,7 +418,7 @@ class Positions(Mapping[cst.CSTNode, Start]):
             return False
         if made is not stmt:
             state.found[stmt] = state.found.pop(made)
-            for part in _nodes_of(made.body):  # type: ignore[attr-defined]
+            for part in _ONE_LINE_NODES:
                 state.found.pop(part, None)
         lines = self._source_lines
         names = 0

@@ -14,7 +14,7 @@ never counts as different.
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import libcst as cst
 
@@ -167,6 +167,28 @@ def differs(earlier: Signature, now: Signature) -> bool:
     before = dict(earlier)
     return any(any(all(_apart(b, a) for b in before.get(key, ())) for a in avals)
                for key, avals in now if avals and before.get(key))
+
+
+def called_with(origin: object, called: Collection[object]) -> list[Signature | str]:
+    """The signatures of the calls of the jitted function ``origin`` that a state's
+    ``called`` set records (``(origin, "aval", signature)``; "?" where one was not known)."""
+    return [c[2] for c in called  # type: ignore[index]
+            if isinstance(c, tuple) and len(c) == 3 and c[0] is origin and c[1] == "aval"]
+
+
+def recompiled_from(earlier: Sequence[Signature | str], now: Signature,
+                    also: Sequence[Signature | str] = ()) -> str | None:
+    """When a call with ``now`` needs another program than every call of ``earlier`` (and
+    ``also``) had: the text of the earlier shapes, for the message (the least, so that a
+    set's order never changes it). None when there is no earlier call or one may share it."""
+    if earlier and all(not isinstance(e, str) and differs(e, now) for e in [*earlier, *also]):
+        return min(text(e) for e in earlier if not isinstance(e, str))
+    return None
+
+
+def is_cast(q: str) -> bool:
+    """``jnp.float32(x)``, ``jnp.bfloat16(x)``: a dtype's constructor, an elementwise cast."""
+    return q.startswith("jax.numpy.") and q.rsplit(".", 1)[1] in DTYPES
 
 
 def text(signature: Signature) -> str:

@@ -208,9 +208,7 @@ def _scalar_work(site: Site, why: tuple[str, object] | None) -> bool:
         return bookkeeping(site)
     if why[0] != "api" or not isinstance(why[1], str):
         return False
-    q = why[1]
-    return q in names.ELEMENTWISE or (
-        q.startswith("jax.numpy.") and q.rsplit(".", 1)[1] in avals.DTYPES)
+    return why[1] in names.ELEMENTWISE or avals.is_cast(why[1])
 
 
 class Calls:
@@ -461,7 +459,7 @@ class Calls:
             return first
         if kind is CallKind.WORK:
             self.why[node] = ("api", q)
-            if q.startswith("jax.numpy.") and q.rsplit(".", 1)[1] in avals.DTYPES:
+            if avals.is_cast(q):
                 self.scalar_sites.add(node)  # a cast (``jnp.float32(loss)``): elementwise
             if q in names.LAX_CONTROL_FLOW and any(
                     isinstance(v, Func) and v.closure is not None for v in values):
@@ -958,23 +956,18 @@ class Calls:
                 by_sweep = by_sweep or isinstance(variant, list)
         if made_here and not compiles and not isinstance(signature, str) and (
                 origin, "aval", "?") not in st.called:
-            earlier: list[avals.Signature] = [
-                c[2] for c in st.called  # type: ignore[misc]
-                if isinstance(c, tuple) and len(c) == 3 and c[0] is origin and c[1] == "aval"]
             # and every call of it the analysis has seen so far at other places, on any
             # path or in any scratch state (a harness's runs): none may have had these
             # (``len(nodes) > (node in nodes)``: a node other than this one, without
             # copying the set, which holds every call of the function seen so far)
             elsewhere = [sig for sig, nodes in self.signatures_seen.get(origin, {}).items()
                          if len(nodes) > (node in nodes)]
-            if earlier and all(not isinstance(e, str) and avals.differs(e, signature)
-                               for e in [*earlier, *elsewhere]):
+            before = avals.recompiled_from(avals.called_with(origin, st.called), signature,
+                                           elsewhere)
+            if before is not None:
                 # a new shape or dtype: traced and compiled again
                 compiles = True
-                # (``st.called`` is a set: the one named is chosen by its text, so the
-                # message is the same in every run)
-                self.shape_compiles[node] = (min(avals.text(e) for e in earlier),
-                                             avals.text(signature))
+                self.shape_compiles[node] = (before, avals.text(signature))
                 shape_sweep = any(len(a) > 1 for _, a in signature)
         if compiles and self.frame.func is not None and origin in self.frame.created and (
                 origin not in self._shared_origins and origin not in self._memo_origins.values()):

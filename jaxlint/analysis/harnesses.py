@@ -170,11 +170,10 @@ class Harnesses:
                     only_compile(notes)):
                 use.names_compile_only = True
         if reshaped is not None and use.new_shape is None and not recompiled and (
-                once or ONCE in keyword or self._figure_holds_first_run(
-                    report, source, keyword, fixture, here, line, single_counts=True)):
-            notes = self.module.code_for_node(here) + " " + comments_of(line, above=True)
-            if not (COMPILE_WORDS.search(notes) and not EXCLUDES_COMPILE.search(notes)):
-                use.new_shape = reshaped
+                ((once or ONCE in keyword) and not self._names_compile(here, line))
+                or self._figure_holds_first_run(report, source, keyword, fixture, here, line,
+                                                single_counts=True)):
+            use.new_shape = reshaped
         if first and use.first_compile is None and not recompiled and (
                 self._figure_holds_first_run(report, source, keyword, fixture, here, line)):
             use.first_compile = first[0]
@@ -187,6 +186,16 @@ class Harnesses:
                     use.first_name = word
                     break
 
+    def _names_compile(self: FlowAnalysis, stmt: cst.CSTNode, line: cst.CSTNode,
+                       text: str | None = None) -> bool:
+        """Whether the harness's statement (``text``, its code) or a comment on its line or
+        just above it names the compile (``compile_time = timeit.timeit(...)``, ``# the
+        first call compiles the function: rerun the cell``): a compile measured knowingly."""
+        if text is None:
+            text = self.module.code_for_node(stmt)
+        notes = text + " " + comments_of(line, above=True)
+        return bool(COMPILE_WORDS.search(notes)) and not EXCLUDES_COMPILE.search(notes)
+
     def _new_shape_in_harness(self: FlowAnalysis, st: State
                               ) -> tuple[cst.CSTNode, str, str] | None:
         """The first call the harness just interpreted (``harness_signatures``) of a jitted
@@ -194,15 +203,11 @@ class Harnesses:
         differ from those of every call of it before the harness (``st.called``): its
         first timed run compiles it again (``avals``)."""
         for origin, signature, node in self.harness_signatures:
-            if isinstance(signature, str) or not self._made_here(origin, st) or (
-                    origin, "aval", "?") in st.called:
+            if isinstance(signature, str) or not self._made_here(origin, st):
                 continue
-            earlier: list[avals.Signature] = [
-                c[2] for c in st.called  # type: ignore[misc]
-                if isinstance(c, tuple) and len(c) == 3 and c[0] is origin and c[1] == "aval"]
-            if earlier and all(not isinstance(e, str) and avals.differs(e, signature)
-                               for e in earlier):
-                return (node, min(avals.text(e) for e in earlier), avals.text(signature))
+            before = avals.recompiled_from(avals.called_with(origin, st.called), signature)
+            if before is not None:
+                return (node, before, avals.text(signature))
         return None
 
     def _figure_holds_first_run(self: FlowAnalysis, report: cst.Call, source: cst.Call,
@@ -226,10 +231,7 @@ class Harnesses:
         attr = func.attr.value if isinstance(func, cst.Attribute) else (
             func.value if isinstance(func, cst.Name) else "")
         text = self.module.code_for_node(stmt)
-        # ``compile_time = timeit.timeit(...)``, or a comment on the line or just above it
-        # (``# the first call compiles the function: rerun the cell``): measured knowingly
-        notes = text + " " + comments_of(line, above=True)
-        if COMPILE_WORDS.search(notes) and not EXCLUDES_COMPILE.search(notes):
+        if self._names_compile(stmt, line, text):
             return False
         counts: list[cst.BaseExpression | str | None] = []  # what the figure averages over
         if attr in ("run_line_magic", "run_cell_magic"):
