@@ -216,43 +216,96 @@ def _top_level(path: str, module: str) -> tuple[dict[str, str], frozenset[str]]:
     return out, frozenset(classes - others)
 
 
-def _reads_clock_in_function(tree: object) -> bool:
+def _statements(body: list[Any]) -> Iterator[Any]:
+    """Every statement of ``body``, nested ones too (those of functions, classes, loops,
+    branches, ``with``, ``try`` and ``match`` blocks), each with whether a function holds it
+    (a ``def``'s own header is in the function). Statements only: a module's imports and
+    ``with`` blocks are statements, and an expression walk visits ten times the nodes."""
+    todo = [(node, False) for node in reversed(body)]
+    while todo:
+        node, in_function = todo.pop()
+        yield node, in_function
+        inner = in_function or type(node).__name__ in ("FunctionDef", "AsyncFunctionDef")
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                todo.extend((stmt, inner) for stmt in reversed(block))
+        for part in getattr(node, "handlers", None) or getattr(node, "cases", None) or ():
+            todo.extend((stmt, inner) for stmt in reversed(part.body))
+
+
+_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
+def _reads_clock_in_function(tree: Any, data: bytes) -> bool:
     """Whether a function of the module calls a clock's (or harness's) name, or enters a
-    ``with``: it may time a call of its parameters for the project's other modules. One
-    walk of the tree."""
+    ``with``: it may time a call of its parameters for the project's other modules. Only
+    the statements of functions on a line whose bytes spell such a name are searched for
+    the call (``data``: the module's bytes, which ``tree`` was parsed from)."""
     import ast
 
     from jaxlint.settings import CLOCK_FUNCTIONS
 
-    class _Find(ast.NodeVisitor):
-        depth = 0
-        found = False
+    lines: set[int] | None = None  # the lines that spell a clock's name (at first need)
+    for stmt, in_function in _statements(tree.body):
+        if not in_function and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue  # (a ``def``'s decorators and defaults are read as its body is)
+        if in_function and isinstance(stmt, (ast.With, ast.AsyncWith)):
+            return True
+        if lines is None:
+            lines = _lines_naming(data, _clock_name(CLOCK_FUNCTIONS))
+        if not lines:
+            continue  # (a ``with`` is still looked for)
+        end = getattr(stmt, "end_lineno", None) or stmt.lineno
+        first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+        if not any(line in lines for line in range(first, end + 1)):
+            continue
+        for name, value in ast.iter_fields(stmt):
+            if name in _BLOCKS:
+                if name in ("handlers", "cases"):  # ``except E``, ``case P if guard``
+                    parts = [getattr(p, f, None) for p in value for f in ("type", "guard")]
+                    value = [p for p in parts if p is not None]
+                else:
+                    continue
+            for root in value if isinstance(value, list) else [value]:
+                if not isinstance(root, ast.AST):
+                    continue
+                for node in ast.walk(root):
+                    if isinstance(node, ast.Call):
+                        func = node.func
+                        called = func.attr if isinstance(func, ast.Attribute) else (
+                            func.id if isinstance(func, ast.Name) else None)
+                        if called in CLOCK_FUNCTIONS:
+                            return True
+    return False
 
-        def _function(self, node: ast.AST) -> None:
-            self.depth += 1
-            self.generic_visit(node)
-            self.depth -= 1
 
-        visit_FunctionDef = visit_AsyncFunctionDef = _function
+def _lines_naming(data: bytes, pattern: Any) -> set[int]:
+    """The numbers of the lines of ``data`` where ``pattern`` matches, as CPython counts
+    lines (``\\r\\n``, ``\\n`` and ``\\r`` end one)."""
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    lines: set[int] = set()
+    line, done = 1, 0
+    for match in pattern.finditer(data):
+        line += data.count(b"\n", done, match.start())
+        done = match.start()
+        lines.add(line)
+    return lines
 
-        def generic_visit(self, node: ast.AST) -> None:
-            if self.found:
-                return
-            if self.depth and isinstance(node, (ast.With, ast.AsyncWith)):
-                self.found = True
-                return
-            if self.depth and isinstance(node, ast.Call):
-                func = node.func
-                name = func.attr if isinstance(func, ast.Attribute) else (
-                    func.id if isinstance(func, ast.Name) else None)
-                if name in CLOCK_FUNCTIONS:
-                    self.found = True
-                    return
-            super().generic_visit(node)
 
-    finder = _Find()
-    finder.visit(tree)  # type: ignore[arg-type]
-    return finder.found
+_CLOCK_NAME: dict[frozenset[str], Any] = {}
+
+
+def _clock_name(names: frozenset[str]) -> Any:
+    """The pattern of the clock functions' names as words in a module's bytes."""
+    found = _CLOCK_NAME.get(names)
+    if found is None:
+        import re
+
+        found = _CLOCK_NAME[names] = re.compile(
+            rb"\b(?:" + b"|".join(re.escape(n.encode()) for n in sorted(names)) + rb")\b")
+    return found
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -485,11 +538,11 @@ class ProjectIndex(Mapping[str, "Value"]):
             tree = ast.parse(data)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return True
-        if helpers and _reads_clock_in_function(tree):
+        if helpers and _reads_clock_in_function(tree, data):
             return True
         names = module_names(path)
         package = _package_of(path, names[0] if names else "")
-        for node in ast.walk(tree):
+        for node, _ in _statements(tree.body):
             if isinstance(node, ast.Import):
                 if any(self._file_for(a.name.split(".", 1)[0]) is not None
                        for a in node.names):

@@ -38,6 +38,31 @@ FILES = {
 CARRIES = {"train_torch.py": False, "pkg/timing.py": True, "bench.py": True,
            "sample.py": True, "plots.py": False, "pkg/reexport.py": True}
 
+# Timing helpers of a module that never names jax, each a way the clock's call can sit in a
+# function: a helper times what it is given for the project's JAX code, so its module is
+# analysed (``_reads_clock_in_function``, which searches only the lines spelling a clock).
+HELPERS = {
+    "wrapped.py": "import time\n\n\ndef run(fn, x):\n    out = fn(\n        x,\n"
+                  "        start=time.perf_counter(),\n    )\n    return out\n",
+    "decorated.py": "import time\n\n\n@register(clock=time.perf_counter())\n"
+                    "def run(fn):\n    return fn()\n",
+    "default.py": "import time\n\n\ndef run(fn, t0=time.time()):\n    return fn()\n",
+    "old_mac.py": "import time\r\r\rdef run(fn):\r    x = 1\r    t0 = time.time()\r"
+                  "    fn()\r",
+    "blocks.py": "import time\n\n\ndef run(fn):\n    return fn()\n\n\ndef timed(fn):\n"
+                 "    with Timer():\n        fn()\n",
+    "in_class.py": "import time\n\n\nclass Clock:\n    def lap(self):\n"
+                   "        if True:\n            return time.monotonic()\n",
+}
+NOT_HELPERS = {
+    # the clock named only in a comment and at the top level: no function reads it
+    "comment.py": "import time\n\n\ndef run(fn):\n    # time.perf_counter() is not called\n"
+                  "    return fn()\n\n\nSTART = time.time()\n",
+    # a clock's name that is no call
+    "reference.py": "import time\n\n\ndef run(fn, clock=time.perf_counter):\n"
+                    "    return fn()\n",
+}
+
 
 @pytest.fixture()
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -53,6 +78,18 @@ def test_what_no_jax_value_can_reach_is_skipped(project: Path) -> None:
     index = ProjectIndex([str(project)])
     for name, expected in CARRIES.items():
         assert index.carries_jax(name, (project / name).read_bytes()) is expected, name
+
+
+def test_a_module_whose_functions_read_a_clock_is_analysed(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    monkeypatch.chdir(tmp_path)
+    index = ProjectIndex([str(tmp_path)])
+    for name, text in {**HELPERS, **NOT_HELPERS}.items():
+        data = text.encode()
+        (tmp_path / name).write_bytes(data)
+        assert index.carries_jax(name, data) is (name in HELPERS), name
 
 
 def test_the_skip_hides_no_finding(project: Path) -> None:
