@@ -229,3 +229,47 @@ def test_generators_are_told_apart_when_functions_share_a_name() -> None:
     assert [(f.code, f.line) for f in found] == [("JAX101", 21)]
     plain_only = SAME_NAMED_TIMERS.replace("Timer().timed()", "Plain().timed()")
     assert lint_source(plain_only.encode(), "timers.py") == []
+
+
+# The prefilter's byte tests, written to let ``re`` skip ahead (``settings._plain_reading``,
+# ``settings._timer_call``, the helper-clock and stop-call patterns), against the plain
+# patterns they replace: the same answer on text made of the pieces each one looks at.
+_WS = rb"(?:[ \t\r\n\\]|\\[tnr])"
+_READING = (rb"(?:\b(?:perf_counter|monotonic|process_time|thread_time)(?:_ns)?|"
+            rb"\btime\.time(?:_ns)?|\bdefault_timer|\.(?:utc)?now)\(\s*\)")
+_TIMER_NAME = (rb"(?:[Tt]im(?:er|ed|ing|eit)|[Cc]lock|[Ss]topwatch|[Cc]hrono|[Pp]rofil)"
+               rb"\w*\s*\(")
+PLAIN = {
+    "_plain_reading": rb"[=-]\s*[\w.]*?" + _READING + rb"|" + _READING + rb"\s*-",
+    "_timer_call": rb"(?<!def )(?<![A-Za-z0-9])_*" + _TIMER_NAME,
+    "_HELPER_CLOCK": rb"\w\.(?:now|elapsed|tic|toc|lap|since)\s*\(",
+    "_STOP_CALL": rb"\w\.(?:stop|end|finish)\s*\(",
+}
+PIECES = [b"time", b".", b"time()", b"perf_counter", b"_ns", b"()", b"( )", b"(", b")", b"=",
+          b"-", b" ", b"\n", b"\t", b"x", b"X", b"_", b"1", b"def ", b"utc", b"now", b"default_",
+          b"timer", b"Timer", b"TIMER", b"tim", b"ing", b"eit", b"clock", b"Clock", b"chrono",
+          b"profil", b"stopwatch", b"monotonic", b"thread_time", b"elapsed", b"toc", b"stop",
+          b"end", b"finish", b"lap", b"since", b"t0", b"\xe9", b"\r", b"time.time()",
+          b"t0 = ", b" - ", b"a.", b".stop(", b"sw.end (", b"x.now()", b".utcnow()",
+          b"perf_counter()", b"make_timer(", b"def timer(", b"t.lap(", b"default_timer()"]
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN))
+def test_the_prefilter_byte_tests_answer_as_their_plain_patterns(name: str) -> None:
+    import random
+    import re
+
+    from jaxlint import settings
+
+    plain = re.compile(PLAIN[name])
+    test = getattr(settings, name)
+    fast = test if callable(test) else (lambda data: test.search(data) is not None)
+    rng = random.Random(name)
+    texts = [b"".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 12)))
+             for _ in range(20000)]
+    found = 0
+    for text in texts:
+        expected = plain.search(text) is not None
+        assert fast(text) is expected, text
+        found += expected
+    assert 1000 < found < 19000  # (both answers are tried often)
