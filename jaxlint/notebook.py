@@ -213,8 +213,9 @@ class Virtual:
     # how the cells write the code at these places of the module (line, column): a
     # magic, and the statement it times, where the module has a harness call
     shown: dict[tuple[int, int], str] = field(default_factory=dict)
-    # name -> the first cell whose code binds it (a snapshot per cell of the names bound
-    # before it grew with cells x names: 1 GB for 6,000 one-line cells)
+    # line magic's name -> the first cell whose code binds it, shadowing the magic (a
+    # snapshot per cell of the names bound before it grew with cells x names: 1 GB for
+    # 6,000 one-line cells; only a magic's name can shadow one, so only those are kept)
     bound_by: dict[str, int] = field(default_factory=dict)
     # code cells that do not parse (an exercise left with blanks): each one's error, placed
     # in its cell. Their code is left out of the module (blank lines in its place) so that
@@ -222,7 +223,7 @@ class Virtual:
     broken: dict[int, NotebookError] = field(default_factory=dict)
 
     def bound_before(self, number: int) -> set[str]:
-        """The names the cells before cell ``number`` bind (which shadow line magics)."""
+        """The line magics' names the cells before cell ``number`` bind (shadowing them)."""
         return {name for name, cell in self.bound_by.items() if cell < number}
 
 
@@ -536,19 +537,26 @@ class Builder:
             return
         except (ValueError, RecursionError, MemoryError):
             return  # left to the engine, which says why in its own words
+        # Only a line magic's name can shadow one; a cell whose code spells none binds none
+        # (an identifier spelt otherwise, ``ｔｉｍｅ``, is normalised to one: not ASCII,
+        # walked). The walk visits every node, and most cells name no magic.
         names: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-            elif isinstance(node, ast.alias):
-                names.add((node.asname or node.name).split(".")[0])
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names.add(node.name)
+        if not code.isascii() or _MAGIC_WORD.search(code) is not None:
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    names.add(node.id)
+                elif isinstance(node, ast.alias):
+                    names.add((node.asname or node.name).split(".")[0])
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    names.add(node.name)
+            names &= _LINE_MAGICS
         for name in names - self.bound:
             self.v.bound_by.setdefault(name, number)
         self.bound |= names
 
 
+_MAGIC_WORD = re.compile(r"\b(?:" + "|".join(sorted(_LINE_MAGICS, key=len, reverse=True))
+                         + r")\b")
 _LOOPS = re.compile(r"(?:^|\s)-[tcqo]*n\s*(\d+)")
 _REPEATS = re.compile(r"(?:^|\s)-[tcqo]*r\s*(\d+)")
 

@@ -510,3 +510,23 @@ def test_an_exported_timeit_is_judged_after_its_options(line: str, expected: lis
     source = ("import jax\nimport jax.numpy as jnp\n\nf = jax.jit(lambda a: a @ a)\n"
               "x = jnp.ones((256, 256))\nf(x).block_until_ready()\n" + line + "  # noqa: F821\n")
     assert [f.code for f in lint_source(source, "exported.py")] == expected
+
+
+@pytest.mark.parametrize("binding", [
+    None, "timeit = None", "ｔｉｍｅｉｔ = None", "for timeit in range(3):\n    pass",
+    "from timeit import timeit", "def timeit():\n    pass"])
+def test_a_name_an_earlier_cell_binds_is_no_automagic(tmp_path: Path,
+                                                     binding: str | None) -> None:
+    """``timeit f(x)`` alone in a cell is IPython's automagic, unless an earlier cell binds
+    the name (also spelt in full-width letters, which Python reads as the same name): then
+    IPython hands the line to Python, which cannot parse it."""
+    cells = [SETUP, *([code(binding)] if binding else []), code("timeit f(x)")]
+    path = tmp_path / "nb.ipynb"
+    path.write_bytes(notebook(*cells))
+    out = jaxlint("--no-cache", str(path))
+    last = len(cells)
+    if binding is None:
+        assert f"nb.ipynb:cell {last}:1:1: JAX102 " in out.stdout, out.stdout
+    else:
+        assert "JAX102" not in out.stdout, out.stdout
+        assert f"nb.ipynb:cell {last}:1:8: error: cannot parse" in out.stdout + out.stderr
