@@ -318,12 +318,13 @@ class _Memo:
     configuration. Whoever asks records the file as a dependency (``used``, ``absent``)
     whether or not the answer was known: a cached result stays keyed by what it read."""
 
-    __slots__ = ("classes", "computes", "imports", "may_time", "misses", "paths")
+    __slots__ = ("classes", "computes", "imports", "may_time", "misses", "paths", "takes")
 
     def __init__(self, shared: _Memo | None = None) -> None:
         self.paths: dict[str, str | None] = {}
         self.misses: dict[str, list[str]] = {}
         self.computes: dict[str, bool | bytes] = {}
+        self.takes: dict[str, tuple[bool, frozenset[str], frozenset[str]]] = {}
         # Answers of a file's content alone (and of the name it is imported under), the
         # same whatever the roots: shared by every memo of a run with one configuration
         # (``shared``), so a package's ``__init__`` is parsed once, not once per folder of
@@ -385,6 +386,9 @@ class ProjectIndex(Mapping[str, "Value"]):
         self.absent: set[str] = set()
         # module -> True if it names jax, else its text (or b"")
         self._computes: dict[str, bool | bytes] = memo.computes
+        # module -> whether it takes a name from the project's JAX code (``_takes_jax``),
+        # and the module files and misses that answer read
+        self._takes: dict[str, tuple[bool, frozenset[str], frozenset[str]]] = memo.takes
         self._busy: set[str] = parent._busy if parent is not None else set()
         # (module file, its name) -> {name: where it imports it from} (``_imported_from``)
         self._imports: dict[tuple[str, str], dict[str, str]] = memo.imports
@@ -612,6 +616,8 @@ class ProjectIndex(Mapping[str, "Value"]):
                 found = self._computes[module]
                 if found is True:
                     return True
+                if found and depth < 4 and self._takes_jax(module, path, depth):
+                    return True
                 if found and depth < 4:
                     # a package's ``__init__`` naming what a submodule defines
                     # (``from .partitioner import PjitPartitioner``): read once per module
@@ -721,6 +727,35 @@ class ProjectIndex(Mapping[str, "Value"]):
             if origin is not None and origin != module:
                 return self._lookup(f"{origin}.{name}", hops + 1)
         raise KeyError(key)
+
+    def _takes_jax(self, module: str, path: str, depth: int) -> bool:
+        """Whether ``module`` (its file ``path``, which does not name jax) takes a name from
+        the project's JAX code at its top level (``trainer.py``: ``from models.mlp import
+        apply``): then it is that code too. Not for a plain ``import env_utils`` (an
+        environment wrapper importing a helper module is no JAX code), nor for a package's
+        ``__init__``, whose names are followed to their own modules (``_computes_of``)."""
+        if os.path.basename(path) == "__init__.py":
+            return False
+        sink = self._sink()
+        known = self._takes.get(module)
+        if known is None:
+            # (what the answer read, kept with it: a later file's cached result depends on
+            # those modules too)
+            used, absent = sink.used, sink.absent
+            sink.used, sink.absent = set(), set()
+            self._takes[module] = (False, frozenset(), frozenset())  # (an import cycle)
+            try:
+                verdict = any(self._computes_of(origin, depth + 1)
+                              for origin in sorted(set(self._top(module, path)[0].values())))
+                known = self._takes[module] = (verdict, frozenset(sink.used),
+                                               frozenset(sink.absent))
+            finally:
+                used |= sink.used
+                absent |= sink.absent
+                sink.used, sink.absent = used, absent
+        sink.used.update(known[1])
+        sink.absent.update(known[2])
+        return known[0]
 
     def _imported_from(self, module: str, name: str) -> str | None:
         """Where ``module`` imports ``name`` from (``from .timing import Timer``, also with

@@ -921,3 +921,75 @@ def test_a_script_of_the_projects_own_jax_library_need_not_import_jax(
     assert lint.stdout == ("example.py:9:18: JAX101 timer stops before JAX work finishes: `y` "
                            "is still being computed; call jax.block_until_ready(y) before "
                            "reading the clock\n"), lint.stdout
+
+
+MODELS = '''\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def apply(w, x):
+    return jnp.tanh(x @ w)
+'''
+
+FIT_TRAINER = '''\
+import numpy as np
+
+from proj.models import apply
+
+
+class Trainer:
+    def __init__(self, width):
+        self.w = np.ones((width, width), dtype=np.float32)
+
+    def fit(self, x, steps):
+        for _ in range(steps):
+            x = apply(self.w, x)
+        return x
+
+
+def make_trainer(width):
+    return Trainer(width)
+'''
+
+FIT = '''\
+import time
+
+import numpy as np
+
+from proj.trainer import Trainer, make_trainer
+
+x = np.ones((8, 8), dtype=np.float32)
+trainer = Trainer(8)
+trainer.fit(x, 1)
+
+start = time.perf_counter()
+out = trainer.fit(x, 10)
+print("fit", time.perf_counter() - start)
+
+other = make_trainer(8)
+start = time.perf_counter()
+out = other.fit(x, 10)
+out.block_until_ready()
+print("fit, waited for", time.perf_counter() - start)
+'''
+
+
+def test_a_module_that_imports_the_projects_jax_code_is_jax_code(tmp_path: Path) -> None:
+    """``trainer.py`` never names jax but calls the jitted ``models.apply``: its class is
+    the project's JAX code (the README's "what makes a module JAX"), so ``fit`` given a
+    NumPy array computes, and a region that never waits for it is reported; its twin that
+    waits is not."""
+    pkg = _package(tmp_path, "proj", models=MODELS, trainer=FIT_TRAINER, fit=FIT)
+    args = (sys.executable, "-m", "jaxlint", "proj/fit.py")  # with the cache
+    lint = run(*args, cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/fit.py:13:14:", "JAX101"]], lint.stdout
+    # the models become NumPy code: the cached answer, which read them through the
+    # trainer, is stale
+    (pkg / "models.py").write_text("import numpy as np\n\n\ndef apply(w, x):\n"
+                                   "    return np.tanh(x @ w)\n")
+    again = run(*args, cwd=tmp_path)
+    assert again.returncode == 0, again.stdout
