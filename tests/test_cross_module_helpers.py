@@ -993,3 +993,59 @@ def test_a_module_that_imports_the_projects_jax_code_is_jax_code(tmp_path: Path)
                                    "    return np.tanh(x @ w)\n")
     again = run(*args, cwd=tmp_path)
     assert again.returncode == 0, again.stdout
+
+
+BUILDS = '''\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def apply(w, x):
+    return jnp.tanh(x @ w)
+
+
+class MLP:
+    def __init__(self, width):
+        self.w = jnp.ones((width, width))
+
+    def __call__(self, x):
+        return jnp.tanh(x @ self.w)
+
+
+def build(width):
+    return MLP(width)
+'''
+
+CALLS_BUILT = '''\
+import time
+
+import numpy as np
+
+from proj.builds import build
+
+x = np.ones((8, 8), dtype=np.float32)
+start = time.perf_counter()
+data = np.stack([x, x])
+print("data", time.perf_counter() - start)
+model = build(8)
+model(x)
+start = time.perf_counter()
+y = model(x)
+print("forward", time.perf_counter() - start)
+start = time.perf_counter()
+y = model(x).block_until_ready()
+print("forward, waited for", time.perf_counter() - start)
+'''
+
+
+def test_what_the_projects_jax_code_builds_computes_on_numpy_arrays(tmp_path: Path) -> None:
+    """``build(8)`` of the project's JAX code gives back a model, whose call on a NumPy
+    array computes as it does on a JAX one (as a JAX library's object does); also when the
+    build is looked up in the project index (made while an earlier region's reading is
+    held), which gives back what the model holds."""
+    _package(tmp_path, "proj", builds=BUILDS, run=CALLS_BUILT)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/run.py", cwd=tmp_path)
+    assert lint.returncode == 1, lint.stderr
+    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith("proj/")] == [["proj/run.py:15:18:", "JAX101"]], lint.stdout

@@ -322,10 +322,12 @@ class Calls:
                     for start in v.sites:
                         self._pair(node, start)
             return None if any(isinstance(v, TimerRead) for v in values) else reading
-        if isinstance(callee, JaxVal) and any(isinstance(v, JaxVal) for v in values):
+        if isinstance(callee, JaxVal) and any(
+                isinstance(v, JaxVal) or _numpy_data(v) for v in values):
             # a function that JAX code made from JAX values (``train_step_fn, metrics =
             # get_train_step_fn(state, batch=batch)``, another module's factory of a step),
-            # called on JAX values: it computes on them, as a library's model does
+            # called on JAX values, or on NumPy's arrays (``model = build(8); model(x)``):
+            # it computes on them, as a library's model does
             self.why[node] = ("made", None)
             return self._dispatch(node, values, st)
         if isinstance(callee, JaxVal) or (callee is None and any(
