@@ -216,6 +216,67 @@ def _top_level(path: str, module: str) -> tuple[dict[str, str], frozenset[str]]:
     return out, frozenset(classes - others)
 
 
+_StarExports = tuple[frozenset[str] | None, frozenset[str], tuple[str, ...], dict[str, str]]
+
+
+def _star_exports(path: str, module: str) -> _StarExports:
+    """What ``from M import *`` binds of the module file ``path`` (module ``module``),
+    read with CPython's parser: its ``__all__`` when that is a literal list or tuple of
+    strings (else None), the public names its top level binds (also inside ``try``/``if``
+    blocks), the modules its own ``from X import *`` statements name, as absolute dotted
+    names (followed by ``ProjectIndex.star_origin``), and where the names it imports come
+    from (``from timer import timer``: ``timer.timer``; ``import numpy as np``: ``numpy``)."""
+    import ast
+
+    try:
+        tree = ast.parse(read(path))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None, frozenset(), (), {}
+    package = _package_of(path, module)
+    listed: frozenset[str] | None = None
+    bound: set[str] = set()
+    stars: list[str] = []
+    origins: dict[str, str] = {}
+    todo: list[ast.stmt] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Try, ast.If)):
+            todo.extend(node.body)
+            todo.extend(node.orelse)
+            if isinstance(node, ast.Try):
+                for handler in node.handlers:
+                    todo.extend(handler.body)
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            source = _import_source(node, package) if isinstance(node, ast.ImportFrom) else ""
+            if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+                if source:
+                    stars.append(source)
+                continue
+            for a in node.names:
+                name = (a.asname or a.name).split(".")[0]
+                bound.add(name)
+                if isinstance(node, ast.Import):
+                    origins[name] = a.name if a.asname else name
+                elif source:
+                    origins[name] = f"{source}.{a.name}"
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for inner in ast.walk(target):
+                    if isinstance(inner, ast.Name):
+                        bound.add(inner.id)
+                if isinstance(target, ast.Name) and target.id == "__all__" and isinstance(
+                        node.value, (ast.List, ast.Tuple)) and all(
+                        isinstance(e, ast.Constant) and isinstance(e.value, str)
+                        for e in node.value.elts):
+                    listed = frozenset(e.value for e in node.value.elts)  # type: ignore
+    public = frozenset(n for n in bound if not n.startswith("_"))
+    return listed, public, tuple(stars), origins
+
+
 def _statements(body: list[Any]) -> Iterator[Any]:
     """Every statement of ``body``, nested ones too (those of functions, classes, loops,
     branches, ``with``, ``try`` and ``match`` blocks), each with whether a function holds it
@@ -318,7 +379,8 @@ class _Memo:
     configuration. Whoever asks records the file as a dependency (``used``, ``absent``)
     whether or not the answer was known: a cached result stays keyed by what it read."""
 
-    __slots__ = ("classes", "computes", "imports", "may_time", "misses", "paths", "takes")
+    __slots__ = ("classes", "computes", "imports", "may_time", "misses", "paths", "stars",
+                 "takes")
 
     def __init__(self, shared: _Memo | None = None) -> None:
         self.paths: dict[str, str | None] = {}
@@ -334,6 +396,9 @@ class _Memo:
         self.classes: dict[tuple[str, str], frozenset[str]] = (
             shared.classes if shared is not None else {})
         self.may_time: dict[str, bool] = shared.may_time if shared is not None else {}
+        # (module file, its name) -> what ``from M import *`` binds of it (``_star_exports``)
+        self.stars: dict[tuple[str, str], _StarExports] = (
+            shared.stars if shared is not None else {})
 
 
 _MEMO_KEY = "\0project-index"  # no module file's path: a key of its own in the cache
@@ -389,6 +454,7 @@ class ProjectIndex(Mapping[str, "Value"]):
         # module -> whether it takes a name from the project's JAX code (``_takes_jax``),
         # and the module files and misses that answer read
         self._takes: dict[str, tuple[bool, frozenset[str], frozenset[str]]] = memo.takes
+        self._stars = memo.stars
         self._busy: set[str] = parent._busy if parent is not None else set()
         # (module file, its name) -> {name: where it imports it from} (``_imported_from``)
         self._imports: dict[tuple[str, str], dict[str, str]] = memo.imports
@@ -727,6 +793,37 @@ class ProjectIndex(Mapping[str, "Value"]):
             if origin is not None and origin != module:
                 return self._lookup(f"{origin}.{name}", hops + 1)
         raise KeyError(key)
+
+    def star_origin(self, module: str, name: str, hops: int = 0) -> str | None:
+        """What ``name`` is, as an absolute dotted name, after ``from module import *``
+        (``module`` absolute), when ``module`` is the project's and binds it (its
+        ``__all__`` lists it, or, without a literal ``__all__``, its top level binds it):
+        ``module.name`` for what the module defines, where it comes from for what the module
+        imports (``from timer import timer`` in ``transformer.py``: ``timer.timer``, no JAX
+        code of the project), or what one of the module's own star imports gives (``from
+        .core import *`` in a package's ``__init__``). None when it does not bind it."""
+        _linting.append(self if not _linting else _linting[-1])
+        try:
+            path = self._file_for(module)
+            if path is None:
+                return None
+            self._sink().used.add(os.path.abspath(path))
+            key = (os.path.abspath(path), module)
+            known = self._stars.get(key)
+            if known is None:
+                known = self._stars[key] = _star_exports(path, module)
+            listed, public, stars, origins = known
+            if listed is not None and name not in listed:
+                return None
+            if name in public:
+                return origins.get(name, f"{module}.{name}")
+            for other in reversed(stars) if hops < MAX_REEXPORTS else ():
+                found = self.star_origin(other, name, hops + 1)
+                if found is not None:
+                    return found
+            return None
+        finally:
+            _linting.pop()
 
     def _takes_jax(self, module: str, path: str, depth: int) -> bool:
         """Whether ``module`` (its file ``path``, which does not name jax) takes a name from

@@ -1049,3 +1049,74 @@ def test_what_the_projects_jax_code_builds_computes_on_numpy_arrays(tmp_path: Pa
     assert lint.returncode == 1, lint.stderr
     assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
             if line.startswith("proj/")] == [["proj/run.py:15:18:", "JAX101"]], lint.stdout
+
+
+STAR_CORE = '''\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def _step(x):
+    return jnp.sin(x) @ x
+
+
+def solve(x, n=10):
+    for _ in range(n):
+        x = _step(x)
+    return x
+'''
+
+STAR_SCRIPT = '''\
+import time
+
+import numpy as np
+from {source} import *
+
+x = np.ones((64, 64), dtype=np.float32)
+solve(x)
+start = time.perf_counter()
+y = solve(x)
+print("solve", time.perf_counter() - start)
+start = time.perf_counter()
+y = solve(x).block_until_ready()
+print("solve, waited for", time.perf_counter() - start)
+'''
+
+
+@pytest.mark.parametrize(("source", "extra", "found"), [
+    ("proj.core", {}, True),
+    # a package re-exporting its module's function
+    ("proj", {"__init__": "from .core import solve\n"}, True),
+    # a package star-importing its module
+    ("proj", {"__init__": "from .core import *\n"}, True),
+    # ``__all__`` leaves it out: the star import does not bind it
+    ("proj.core", {"core": STAR_CORE + "\n__all__ = ['_step']\n"}, False),
+    # a later star import binds the name to the host's function
+    ("proj.core import *\nfrom proj.host", {
+        "host": "import numpy as np\n\n\ndef solve(x):\n    return np.sin(x) @ x\n"}, False),
+])
+def test_a_star_import_of_the_projects_module_binds_its_names(
+        tmp_path: Path, source: str, extra: dict[str, str], found: bool) -> None:
+    """``from proj.core import *`` binds ``solve`` as Python does: the last star import
+    whose module binds the name (``__all__`` when the module spells one) gives it."""
+    modules = {"core": STAR_CORE, **extra,
+               "bench": STAR_SCRIPT.format(source=source)}
+    _package(tmp_path, "proj", **modules)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    lines = [line.split(" ")[:2] for line in lint.stdout.splitlines()
+             if line.startswith("proj/")]
+    assert lines == ([["proj/bench.py:10:16:", "JAX101"]] if found else []), lint.stdout
+
+
+def test_a_name_a_star_imported_module_imports_is_what_it_imports(tmp_path: Path) -> None:
+    """``transformer.py`` says ``from timer import timer`` (a package the checkout does not
+    hold) beside its JAX code; ``from transformer import *`` gives the script that
+    ``timer``, not a function of the project's JAX code: entering it computes nothing."""
+    _package(tmp_path, "proj", core=STAR_CORE + "\nfrom timer import timer\n", bench=(
+        "import time\n\nimport numpy as np\nfrom proj.core import *\n\n"
+        "x = np.ones((8, 8), dtype=np.float32)\nsolve(x).block_until_ready()\n"
+        "start = time.perf_counter()\nwith timer(\"sample\"):\n"
+        "    y = solve(x).block_until_ready()\nprint(\"took\", time.perf_counter() - start)\n"))
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    assert lint.returncode == 0, lint.stdout

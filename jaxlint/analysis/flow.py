@@ -141,6 +141,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # keeps binding constant-time in modules with thousands of names.
         self._parents: set[str] = set()
         self.module_name = module_name
+        # the modules ``from M import *`` names, in order, and what an unbound name was
+        # found to be of them (``_star_name``)
+        self.star_sources: list[str] = []
+        self._star_names: dict[str, str | None] = {}
         self.imported = False  # see run()
         # The analysis' clock (see ``State``) and what happened at each tick, in order: work
         # dispatched (``_journal``) and names bound (``_bound_at``). Compiling calls and idle
@@ -555,7 +559,31 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         if name is None:
             return None
         base = name.split(".", 1)[0]
-        return f"builtins.{name}" if base in BUILTINS else None
+        if base in BUILTINS:
+            return f"builtins.{name}"
+        origin = self._star_name(base) if self.star_sources else None
+        return origin + name[len(base):] if origin is not None else None
+
+    def _star_name(self, name: str) -> str | None:
+        """What a ``from M import *`` bound ``name`` to, as a dotted name: of the last of
+        them, as Python binds them in order, that is a module of the project binding it
+        (``ProjectIndex.star_origin``; ``from utils import *`` then ``train_step(state,
+        b)``: ``utils.train_step``; a name ``utils`` imports is what it imports). None
+        when none is known to (a library's module is known by its name's prefix only,
+        ``numpy.*`` the host's, not by what it defines: an unknown name stays unknown, as
+        before). A builtin's name is the builtin's (star imports that shadow one, numpy's
+        ``sum``, are not followed)."""
+        if name in self._star_names:
+            return self._star_names[name]
+        found = None
+        origin = getattr(self.index, "star_origin", None)
+        if origin is not None and not name.startswith("_"):
+            for source in reversed(self.star_sources):
+                found = origin(self.absolute(source), name)
+                if found is not None:
+                    break
+        self._star_names[name] = found
+        return found
 
     def _is_timer(self, value: Value) -> bool:
         """A class whose ``__enter__`` reads the clock and whose ``__exit__`` subtracts that

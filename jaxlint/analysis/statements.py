@@ -343,6 +343,15 @@ class Statements:
         them: ``import a.b`` binds ``a`` to ``a``; ``from .m import f as g`` binds ``g`` to
         ``.m.f`` (the project index resolves the dots)."""
         if isinstance(small.names, cst.ImportStar):
+            # ``from mylib.core import *`` (module level only, as Python allows): a name no
+            # scope binds may be of it (``FlowAnalysis._star_name``)
+            module = dotted(small.module) if isinstance(small, cst.ImportFrom) and (
+                small.module is not None) else ""
+            source = "." * len(small.relative) + (module or "") if isinstance(
+                small, cst.ImportFrom) else ""
+            if source and source not in self.star_sources:
+                self.star_sources.append(source)
+                self._star_names.clear()
             return
         base = ""
         if isinstance(small, cst.ImportFrom):
