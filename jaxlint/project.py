@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from jaxlint.analysis.names import NO_EXTRAS, Extras
 from jaxlint.config import is_project_root
@@ -168,71 +168,39 @@ def _import_source(node: object, package: str) -> str:
     return ".".join(p for p in (base, node.module or "") if p)
 
 
-def _top_level(path: str, module: str) -> tuple[dict[str, str], frozenset[str]]:
-    """What the top level of ``path`` (module ``module``) binds, read with CPython's
-    parser, also inside ``try``/``if`` blocks there: ``{name: absolute origin}`` of its
-    ``from X import name [as other]`` statements, and the names only ``class`` statements
-    bind (no other statement of the top level binds them)."""
+class TopLevel(NamedTuple):
+    """What the top level of a module file binds, read once with CPython's parser (also
+    inside ``try``/``if`` blocks there; ``_top_level``)."""
+
+    # ``{name: absolute origin}`` of its ``from X import name [as other]`` statements
+    imports: dict[str, str]
+    # the names only ``class`` statements bind (no other statement of the top level does)
+    classes: frozenset[str]
+    # what ``from M import *`` binds of it (``ProjectIndex.star_origin``): its ``__all__``
+    # when that is a literal list or tuple of strings (else None), the public names its
+    # top level binds, the modules its own ``from X import *`` statements name (absolute),
+    # and where the names it imports come from (``import numpy as np``: ``numpy``)
+    listed: frozenset[str] | None
+    public: frozenset[str]
+    stars: tuple[str, ...]
+    origins: dict[str, str]
+
+
+_NOTHING = TopLevel({}, frozenset(), None, frozenset(), (), {})
+
+
+def _top_level(path: str, module: str) -> TopLevel:
+    """``TopLevel`` of the module file ``path`` (module ``module``)."""
     import ast
 
     try:
         tree = ast.parse(read(path))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return {}, frozenset()
+        return _NOTHING
     package = _package_of(path, module)
     out: dict[str, str] = {}
     classes: set[str] = set()
     others: set[str] = set()
-    todo: list[ast.stmt] = list(tree.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.Try, ast.If)):
-            todo.extend(node.body)
-            todo.extend(node.orelse)
-            if isinstance(node, ast.Try):
-                for handler in node.handlers:
-                    todo.extend(handler.body)
-            continue
-        if isinstance(node, ast.ClassDef):
-            classes.add(node.name)
-            continue
-        # every other name the statement binds (a def, an assignment, an import, a
-        # ``for`` or ``with`` target, a walrus): the name may hold something else
-        for inner in ast.walk(node):
-            if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
-                others.add(inner.id)
-            elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                others.add(inner.name)
-            elif isinstance(inner, (ast.Import, ast.ImportFrom)):
-                others.update((a.asname or a.name).split(".")[0] for a in inner.names)
-            elif isinstance(inner, (ast.Global, ast.Nonlocal)):
-                others.update(inner.names)
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        source = _import_source(node, package)
-        for alias in node.names:
-            if alias.name != "*" and source:
-                out.setdefault(alias.asname or alias.name, f"{source}.{alias.name}")
-    return out, frozenset(classes - others)
-
-
-_StarExports = tuple[frozenset[str] | None, frozenset[str], tuple[str, ...], dict[str, str]]
-
-
-def _star_exports(path: str, module: str) -> _StarExports:
-    """What ``from M import *`` binds of the module file ``path`` (module ``module``),
-    read with CPython's parser: its ``__all__`` when that is a literal list or tuple of
-    strings (else None), the public names its top level binds (also inside ``try``/``if``
-    blocks), the modules its own ``from X import *`` statements name, as absolute dotted
-    names (followed by ``ProjectIndex.star_origin``), and where the names it imports come
-    from (``from timer import timer``: ``timer.timer``; ``import numpy as np``: ``numpy``)."""
-    import ast
-
-    try:
-        tree = ast.parse(read(path))
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None, frozenset(), (), {}
-    package = _package_of(path, module)
     listed: frozenset[str] | None = None
     bound: set[str] = set()
     stars: list[str] = []
@@ -249,32 +217,51 @@ def _star_exports(path: str, module: str) -> _StarExports:
             continue
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             bound.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            source = _import_source(node, package) if isinstance(node, ast.ImportFrom) else ""
-            if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
-                if source:
-                    stars.append(source)
-                continue
-            for a in node.names:
-                name = (a.asname or a.name).split(".")[0]
-                bound.add(name)
-                if isinstance(node, ast.Import):
-                    origins[name] = a.name if a.asname else name
-                elif source:
-                    origins[name] = f"{source}.{a.name}"
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        if isinstance(node, ast.ClassDef):
+            classes.add(node.name)
+            continue
+        # every other name the statement binds (a def, an assignment, an import, a
+        # ``for`` or ``with`` target, a walrus): the name may hold something else
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store):
+                others.add(inner.id)
+            elif isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                others.add(inner.name)
+            elif isinstance(inner, (ast.Import, ast.ImportFrom)):
+                others.update((a.asname or a.name).split(".")[0] for a in inner.names)
+            elif isinstance(inner, (ast.Global, ast.Nonlocal)):
+                others.update(inner.names)
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                for inner in ast.walk(target):
-                    if isinstance(inner, ast.Name):
-                        bound.add(inner.id)
+                bound.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
                 if isinstance(target, ast.Name) and target.id == "__all__" and isinstance(
                         node.value, (ast.List, ast.Tuple)) and all(
                         isinstance(e, ast.Constant) and isinstance(e.value, str)
                         for e in node.value.elts):
                     listed = frozenset(e.value for e in node.value.elts)  # type: ignore
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                name = (alias.asname or alias.name).split(".")[0]
+                bound.add(name)
+                origins.setdefault(name, alias.name if alias.asname else name)
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source = _import_source(node, package)
+        for alias in node.names:
+            if alias.name == "*":
+                if source:
+                    stars.append(source)
+            else:
+                bound.add(alias.asname or alias.name)
+                if source:
+                    out.setdefault(alias.asname or alias.name, f"{source}.{alias.name}")
+    # (the statements were taken last first: ``setdefault`` kept the last binding, as
+    # Python does; the star imports are put back in their order)
+    origins.update(out)
     public = frozenset(n for n in bound if not n.startswith("_"))
-    return listed, public, tuple(stars), origins
+    return TopLevel(out, frozenset(classes - others), listed, public, tuple(reversed(stars)),
+                    origins)
 
 
 def _statements(body: list[Any]) -> Iterator[Any]:
@@ -379,8 +366,7 @@ class _Memo:
     configuration. Whoever asks records the file as a dependency (``used``, ``absent``)
     whether or not the answer was known: a cached result stays keyed by what it read."""
 
-    __slots__ = ("classes", "computes", "imports", "may_time", "misses", "paths", "stars",
-                 "takes")
+    __slots__ = ("computes", "may_time", "misses", "paths", "takes", "tops")
 
     def __init__(self, shared: _Memo | None = None) -> None:
         self.paths: dict[str, str | None] = {}
@@ -391,14 +377,8 @@ class _Memo:
         # same whatever the roots: shared by every memo of a run with one configuration
         # (``shared``), so a package's ``__init__`` is parsed once, not once per folder of
         # linted files (a research repository's 40 training scripts in 20 folders).
-        self.imports: dict[tuple[str, str], dict[str, str]] = (
-            shared.imports if shared is not None else {})
-        self.classes: dict[tuple[str, str], frozenset[str]] = (
-            shared.classes if shared is not None else {})
+        self.tops: dict[tuple[str, str], TopLevel] = shared.tops if shared is not None else {}
         self.may_time: dict[str, bool] = shared.may_time if shared is not None else {}
-        # (module file, its name) -> what ``from M import *`` binds of it (``_star_exports``)
-        self.stars: dict[tuple[str, str], _StarExports] = (
-            shared.stars if shared is not None else {})
 
 
 _MEMO_KEY = "\0project-index"  # no module file's path: a key of its own in the cache
@@ -454,12 +434,9 @@ class ProjectIndex(Mapping[str, "Value"]):
         # module -> whether it takes a name from the project's JAX code (``_takes_jax``),
         # and the module files and misses that answer read
         self._takes: dict[str, tuple[bool, frozenset[str], frozenset[str]]] = memo.takes
-        self._stars = memo.stars
         self._busy: set[str] = parent._busy if parent is not None else set()
-        # (module file, its name) -> {name: where it imports it from} (``_imported_from``)
-        self._imports: dict[tuple[str, str], dict[str, str]] = memo.imports
-        # (module file, its name) -> the names only its top-level ``class`` statements bind
-        self._classes: dict[tuple[str, str], frozenset[str]] = memo.classes
+        # (module file, its name) -> what its top level binds (``_top``)
+        self._top_levels: dict[tuple[str, str], TopLevel] = memo.tops
         # module file -> whether it may define a timer (see ``may_time``)
         self._may_time: dict[str, bool] = memo.may_time
         # module file -> whether a JAX value can come from it (see ``carries_jax``)
@@ -748,7 +725,7 @@ class ProjectIndex(Mapping[str, "Value"]):
             raise KeyError(key)
         path = self._file_for(module)
         if path is not None and not self._module_may_time(path) and (
-                name in self._top(module, path)[1]):
+                name in self._top(module, path).classes):
             # A class (``nnx.Linear``, asked for when a clock runs around a call of it) of
             # a module that cannot define a timer: a class is exported only as a timer
             # (``FlowAnalysis.export``), so there is nothing to tell, and the module is
@@ -808,16 +785,12 @@ class ProjectIndex(Mapping[str, "Value"]):
             if path is None:
                 return None
             self._sink().used.add(os.path.abspath(path))
-            key = (os.path.abspath(path), module)
-            known = self._stars.get(key)
-            if known is None:
-                known = self._stars[key] = _star_exports(path, module)
-            listed, public, stars, origins = known
-            if listed is not None and name not in listed:
+            top = self._top(module, path)
+            if top.listed is not None and name not in top.listed:
                 return None
-            if name in public:
-                return origins.get(name, f"{module}.{name}")
-            for other in reversed(stars) if hops < MAX_REEXPORTS else ():
+            if name in top.public:
+                return top.origins.get(name, f"{module}.{name}")
+            for other in reversed(top.stars) if hops < MAX_REEXPORTS else ():
                 found = self.star_origin(other, name, hops + 1)
                 if found is not None:
                     return found
@@ -843,7 +816,7 @@ class ProjectIndex(Mapping[str, "Value"]):
             self._takes[module] = (False, frozenset(), frozenset())  # (an import cycle)
             try:
                 verdict = any(self._computes_of(origin, depth + 1)
-                              for origin in sorted(set(self._top(module, path)[0].values())))
+                              for origin in sorted(set(self._top(module, path).imports.values())))
                 known = self._takes[module] = (verdict, frozenset(sink.used),
                                                frozenset(sink.absent))
             finally:
@@ -861,16 +834,15 @@ class ProjectIndex(Mapping[str, "Value"]):
         path = self._file_for(module)
         if path is None:
             return None
-        return self._top(module, path)[0].get(name)
+        return self._top(module, path).imports.get(name)
 
-    def _top(self, module: str, path: str) -> tuple[dict[str, str], frozenset[str]]:
+    def _top(self, module: str, path: str) -> TopLevel:
         """``_top_level`` of the module file ``path``, read once per run."""
         key = (os.path.abspath(path), module)
-        imports = self._imports.get(key)
-        if imports is None:
-            imports, self._classes[key] = _top_level(path, module)
-            self._imports[key] = imports
-        return imports, self._classes[key]
+        found = self._top_levels.get(key)
+        if found is None:
+            found = self._top_levels[key] = _top_level(path, module)
+        return found
 
     def __contains__(self, key: object) -> bool:
         if not isinstance(key, str):
