@@ -258,6 +258,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._unlooked_calls: dict[cst.CSTNode, dict[Site, cst.CSTNode | None]] = {}
         # ``for k in (8, 16):`` being interpreted: (its variable, the values it takes, the loop)
         self._loop_literals: list[tuple[str, list[str], cst.For]] = []
+        # literal-sequence loops being interpreted, each with the literal texts its names
+        # hold in the round being interpreted (``Statements._exec_For_rows``)
+        self._round_literals: list[tuple[Frame, dict[str, str]]] = []
         self._loop_shapes: list[tuple[str, list[str], cst.For]] = []  # (see avals.made)
         # Binding targets given an integer literal (``n_warmup = 0``, ``def bench(reps=5)``):
         # a loop over ``range`` of one that is not positive never runs.

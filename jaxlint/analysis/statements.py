@@ -8,8 +8,9 @@ call; ``try`` joins the body's start and end for its handlers.
 
 from __future__ import annotations
 
+import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ from jaxlint.analysis.syntax import (
     literal_text,
     literal_truth,
     main_test,
+    rebinds,
 )
 from jaxlint.analysis.values import (
     CALLABLES,
@@ -58,6 +60,54 @@ if TYPE_CHECKING:
 
 
 _VIEWS = frozenset({"values", "items", "keys"})
+
+MAX_ROWS = 6  # a literal sequence of at most this many entries is run entry by entry
+
+
+def _literal_rows(stmt: cst.For) -> tuple[list[str], list[list[cst.BaseExpression]]] | None:
+    """``for name, fn in [("numpy", np_f), ("jax", jit_f)]:``: a loop over a list or tuple
+    literal of 2 to ``MAX_ROWS`` entries (or a dict literal's ``.items()``, ``.keys()``,
+    ``.values()``) into a plain name, or a tuple of plain names each entry spells out: the
+    names, and each entry's expression for each name; None for any other loop."""
+    target = stmt.target
+    if isinstance(target, cst.Name):
+        names_ = [target.value]
+    elif (isinstance(target, (cst.Tuple, cst.List)) and target.elements
+          and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name)
+                  for e in target.elements)):
+        names_ = [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
+    else:
+        return None
+    it = stmt.iter
+    single = isinstance(target, cst.Name)
+    rows: list[list[cst.BaseExpression]] = []
+    if isinstance(it, (cst.List, cst.Tuple)):
+        for e in it.elements:
+            if not isinstance(e, cst.Element):
+                return None
+            if single:
+                rows.append([e.value])
+            elif (isinstance(e.value, (cst.Tuple, cst.List))
+                  and len(e.value.elements) == len(names_)
+                  and all(isinstance(x, cst.Element) for x in e.value.elements)):
+                rows.append([x.value for x in e.value.elements])
+            else:
+                return None
+    elif (isinstance(it, cst.Call) and not it.args and isinstance(it.func, cst.Attribute)
+          and isinstance(it.func.value, cst.Dict) and it.func.attr.value in _VIEWS):
+        view = it.func.attr.value
+        if single == (view == "items") or (view == "items" and len(names_) != 2):
+            return None
+        for item in it.func.value.elements:
+            if not isinstance(item, cst.DictElement):
+                return None
+            rows.append([item.key, item.value] if view == "items" else
+                        [item.key if view == "keys" else item.value])
+    else:
+        return None
+    if not 2 <= len(rows) <= MAX_ROWS:
+        return None
+    return names_, rows
 
 
 def _calls(node: cst.CSTNode) -> bool:
@@ -421,24 +471,26 @@ class Statements:
         return join_states([then, other])
 
     def _loop(self: FlowAnalysis, head: State, run_body: object, stmt: cst.For | cst.While,
-              test: cst.BaseExpression | None, once: bool = False) -> State:
+              test: cst.BaseExpression | None, once: bool = False, min_rounds: int = 1) -> State:
         """``once``: the loop is known to run at least once, so it is not left before a
-        round ends (a warm-up or sync in it always happens)."""
+        round ends (a warm-up or sync in it always happens). ``min_rounds``: rounds
+        interpreted before the loop's state may be taken as settled (a literal sequence's
+        entries, each run in a round of its own)."""
         since = self._now
         self.frame.loop_stmts.append(stmt)
         try:
-            return self._loop_rounds(head, run_body, stmt, test, once, since)
+            return self._loop_rounds(head, run_body, stmt, test, once, since, min_rounds)
         finally:
             self.frame.loop_stmts.pop()
 
     def _loop_rounds(self: FlowAnalysis, head: State, run_body: object,
                      stmt: cst.For | cst.While, test: cst.BaseExpression | None, once: bool,
-                     since: int) -> State:
+                     since: int, min_rounds: int = 1) -> State:
         breaks: list[State] = []
         last_ends: list[State] = []
         exit_state = entry = head
         entry_called = head.called
-        for rounds in range(MAX_LOOP_ROUNDS):
+        for rounds in range(max(MAX_LOOP_ROUNDS, min_rounds + 1)):
             if self._counters and self._counters[-1][2] is stmt:
                 # the first round runs from the loop's entry: the first iteration only
                 self._counters[-1] = (*self._counters[-1][:3], rounds == 0)
@@ -464,7 +516,7 @@ class Statements:
             if ran and new_head.live:
                 called = frozenset.intersection(*ran)
                 new_head.called = called if rounds == 0 else called & head.called
-            if new_head.same_shape(head, since, entry):
+            if rounds + 1 >= min_rounds and new_head.same_shape(head, since, entry):
                 break
             head = new_head
         final = self._last_rounds.get(stmt) if isinstance(stmt, cst.For) else None
@@ -690,7 +742,13 @@ class Statements:
         return is_first if sides >= {name, first} else None
 
     def _exec_For_body(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
-        elem, parts = self._loop_elements(stmt.iter, st)
+        rows = _literal_rows(stmt)
+        elem: Value = None
+        parts: list[Elements] | None = None
+        if rows is None:
+            elem, parts = self._loop_elements(stmt.iter, st)
+        else:
+            round_of = self._literal_rounds(stmt, st, *rows)
         # A loop over the collection an earlier loop went over (a warm-up loop, then the
         # timed one): its rounds run only if the earlier one's did, after what every round
         # of that one called.
@@ -703,7 +761,10 @@ class Statements:
         def body(state: State) -> State:
             if warmed:
                 state.called = state.called | warmed
-            self._bind_elements(stmt.target, elem, parts, state)
+            if rows is None:
+                self._bind_elements(stmt.target, elem, parts, state)
+            else:
+                round_of(state)
             end = self._exec_suite(stmt.body, state)
             if end.live:
                 ends.append(end.called)
@@ -719,16 +780,90 @@ class Statements:
         if shapes is not None and target is not None:
             # ``for shape in [(256, 4096), (512, 4096)]:``: the shapes of arrays made of it
             self._loop_shapes.append((target, shapes, stmt))
+        if rows is not None:
+            self._round_literals.append((self.frame, {}))
         try:
-            out = self._loop(st, body, stmt, None, once=once)
+            out = self._loop(st, body, stmt, None, once=once,
+                             min_rounds=1 if rows is None else len(rows[1]))
         finally:
             if values is not None and isinstance(stmt.target, cst.Name):
                 self._loop_literals.pop()
             if shapes is not None:
                 self._loop_shapes.pop()
+            if rows is not None:
+                self._round_literals.pop()
         if key is not None and held is not None and ends:
             self.frame.loop_called[key] = (held, frozenset.intersection(*ends))
         return out
+
+    def _literal_rounds(self: FlowAnalysis, stmt: cst.For, st: State, names_: list[str],
+                        rows: list[list[cst.BaseExpression]]) -> Callable[[State], None]:
+        """A loop over a short literal sequence (``_literal_rows``) is run entry by entry: in
+        ``for name, fn in [("numpy", np_f), ("jax", jit_f)]:`` the first round's ``fn`` is
+        the NumPy function and its ``name`` the text ``"numpy"`` (a test of it, ``if name
+        == "jax":``, is decided: ``_round_test``), the second round's the jitted one. Joined,
+        every round would call a function that may be either, and a JAX value among the
+        entries would make every name a JAX value. The entries are evaluated once, in order,
+        as the literal is; the rounds go on past the last entry (from the first again) until
+        the loop's state settles. Gives what binds a round's names."""
+        kept = [[v if isinstance(v, (JaxVal, *CALLABLES)) else None
+                 for v in (self._eval(e, st) for e in row)] for row in rows]
+        stable = {n for n in names_ if not rebinds(stmt.body, n)}
+        texts = [{n: t for n, e in zip(names_, row)
+                  if n in stable and (t := literal_text(e)) is not None} for row in rows]
+        next_round = [0]
+
+        def round_of(state: State) -> None:
+            i = next_round[0] % len(rows)
+            next_round[0] += 1
+            for n, v in zip(names_, kept[i]):
+                self._bind(cst.Name(n), v, state)
+            self._round_literals[-1] = (self.frame, texts[i])
+
+        return round_of
+
+    def _round_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
+        """The outcome of a test of a literal-sequence loop's names against literals in the
+        round being interpreted (``if name == "jax":``, ``if on_device:``, ``if backend in
+        ("jax", "jit"):``); None for any other test."""
+        known: dict[str, str] = {}
+        for frame, texts in self._round_literals:
+            if frame is self.frame:
+                known.update(texts)
+        if not known:
+            return None
+
+        def value(node: cst.BaseExpression) -> object:
+            if isinstance(node, cst.Name) and node.value in known:
+                return ast.literal_eval(known[node.value])
+            if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+                return [value(e.value) for e in node.elements]
+            text = literal_text(node)
+            if text is None:
+                raise ValueError(node)
+            return ast.literal_eval(text)
+
+        try:
+            if isinstance(test, cst.Name) and test.value in known:
+                return bool(value(test))
+            if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+                return None
+            comp = test.comparisons[0]
+            if not any(isinstance(side, cst.Name) and side.value in known
+                       for side in (test.left, comp.comparator)):
+                return None
+            left, right, op = value(test.left), value(comp.comparator), comp.operator
+            if isinstance(op, cst.Equal):
+                return bool(left == right)
+            if isinstance(op, cst.NotEqual):
+                return bool(left != right)
+            if isinstance(op, (cst.In, cst.NotIn)) and isinstance(right, (list, str)):
+                return (left in right) == isinstance(op, cst.In)
+            if isinstance(op, (cst.Is, cst.IsNot)) and right in (None, True, False):
+                return (left is right) == isinstance(op, cst.Is)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+        return None
 
     def _shape_items(self: FlowAnalysis, node: cst.BaseExpression) -> list[str] | None:
         """The shapes a ``for`` loop over a literal list of tuples of integers takes, as
@@ -805,6 +940,10 @@ class Statements:
         ``x`` holds a known function or object (``sync=jax.block_until_ready`` given to a
         decorator factory); None when not known. Only the branch it takes is followed: the
         other cannot happen on this call."""
+        if self._round_literals:
+            found = self._round_test(test)
+            if found is not None:
+                return found
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             inner = self._known_test(test.expression, st)
             return None if inner is None else not inner

@@ -433,6 +433,11 @@ def _writes(node: cst.CSTNode, roots: frozenset[str], mutable: frozenset[str]) -
     return False
 
 
+def rebinds(node: cst.CSTNode, name: str) -> bool:
+    """Whether running ``node`` may bind ``name`` again (``_writes``)."""
+    return _writes(node, frozenset({name}), frozenset())
+
+
 def correlated_ifs(body: Sequence[cst.CSTNode]
                    ) -> dict[int, tuple[int, frozenset[cst.If]]]:
     """``if`` statements of one block that test the same simple condition (``test_key``)
