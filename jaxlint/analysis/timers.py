@@ -637,6 +637,10 @@ class Timers:
                 st.timers.pop(_held(start), None)  # a stopped timer starts no later region
         for read in reads:
             lifted.setdefault(read, set()).add(node)
+        if returns_reading and not starts and isinstance(node, cst.Call):
+            # ``def now(): return time.perf_counter()``: its call is a clock read here,
+            # a stop read too (``now() - t0``), seen as a read of the clock is
+            return self._timer_read(node, st)
         if self._stmt_line is not None:
             self.read_lines.setdefault(node, self._stmt_line)
         self.read_loops.setdefault(node, self.all_loops())
