@@ -999,13 +999,15 @@ class Timers:
                 # host data put on the device, ``jnp.where``, a helper that leaves only
                 # such work): not timed work (``names.FILL_CALLS``, ``Summary.leaves_fill``).
                 unsynced = frozenset()
-            if unsynced and syncs and all((bookkeeping(s) and s not in self.why)
-                                          or s in self.scalar_sites for s in unsynced):
-                # The work was waited for explicitly (``train_loss +=
-                # jax.block_until_ready(loss)``); what is left running is arithmetic on
-                # finished results (the sum, ``train_loss /= n``), a cast of them
-                # (``jnp.float32(loss)``) or scalars of host numbers (a learning rate from
-                # a schedule of the step counter), not the timed work.
+            if unsynced and (syncs or host_synced) and all(
+                    (bookkeeping(s) and s not in self.why) or s in self.scalar_sites
+                    for s in unsynced):
+                # The work was waited for, explicitly (``train_loss +=
+                # jax.block_until_ready(loss)``) or by a copy to the host (``float(loss)``,
+                # ``np.array(pcov)``); what is left running is arithmetic on finished
+                # results (the sum, ``train_loss /= n``, ``pcov * s_sq``, ``probs[:, 1]``),
+                # a cast of them (``jnp.float32(loss)``) or scalars of host numbers (a
+                # learning rate from a schedule of the step counter), not the timed work.
                 unsynced = frozenset()
             if syncs and all(self.why.get(s, ("op", None))[0] in ("op", "api")
                              for s in host_synced):
