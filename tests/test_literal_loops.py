@@ -96,3 +96,50 @@ def test_a_literal_of_jax_values_keeps_its_names_host_values() -> None:
                             test='name == "other"').replace(
         "            out.block_until_ready()", "            print('other')")
     assert codes(source) == [("JAX101", 23)]
+
+
+FLAG = """\
+import time
+
+import jax
+
+f = jax.jit(lambda x: x @ x)
+{binding}
+
+
+def bench(x):
+    {local}
+    f(x).block_until_ready()
+    t0 = time.perf_counter()
+    y = f(x)
+    if {test}:
+        y.block_until_ready()
+    print(time.perf_counter() - t0)
+{after}
+"""
+
+
+@pytest.mark.parametrize(("binding", "local", "test"), [
+    ("SYNC = True", "pass", "SYNC"),
+    ('BACKEND = "jax"', "pass", 'BACKEND == "jax"'),
+    ('BACKEND = "jax"', "pass", 'BACKEND in ("jax", "jit")'),
+    ("SKIP_SYNC = False", "pass", "not SKIP_SYNC"),
+    ("", 'backend = "jax"', 'backend != "numpy"'),
+])
+def test_a_name_only_ever_bound_to_one_literal_decides_its_test(binding: str, local: str,
+                                                                  test: str) -> None:
+    source = FLAG.format(binding=binding, local=local, test=test, after="")
+    assert codes(source) == []
+
+
+@pytest.mark.parametrize(("binding", "test", "after"), [
+    ("SYNC = False", "SYNC", ""),
+    ('BACKEND = "numpy"', 'BACKEND == "jax"', ""),
+    # bound to another value elsewhere: either may hold when the test runs
+    ("SYNC = True", "SYNC", "\nSYNC = False\n"),
+    ("SYNC = True", "SYNC", "\ndef off():\n    global SYNC\n    SYNC = False\n"),
+])
+def test_a_literal_that_skips_the_wait_or_may_change_leaves_the_work_running(
+        binding: str, test: str, after: str) -> None:
+    source = FLAG.format(binding=binding, local="pass", test=test, after=after)
+    assert codes(source) == [("JAX101", 16)]

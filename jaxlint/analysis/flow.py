@@ -265,6 +265,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # Binding targets given an integer literal (``n_warmup = 0``, ``def bench(reps=5)``):
         # a loop over ``range`` of one that is not positive never runs.
         self.int_bound: dict[cst.CSTNode, int] = {}
+        # Binding targets given a literal (``SYNC = True``, ``BACKEND = "jax"``): a test of a
+        # name every binding of which gives the same one is decided (``_bound_literal``)
+        self.literal_bound: dict[cst.CSTNode, str] = {}
         # Binding targets given a loop counter (``pbar = trange(n)``) -> its first value.
         self.counter_bound: dict[cst.CSTNode, str] = {}
         # ``args = parser.parse_args()`` names and the int defaults of its arguments; loops

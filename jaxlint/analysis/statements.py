@@ -342,6 +342,9 @@ class Statements:
                 number = int_literal(small.value)
                 if isinstance(t.target, cst.Name) and number is not None:
                     self.int_bound[t.target] = number
+                text = literal_text(small.value)
+                if isinstance(t.target, cst.Name) and text is not None:
+                    self.literal_bound[t.target] = text  # ``BACKEND = "jax"``
                 first = counter_start(small.value)
                 if isinstance(t.target, cst.Name) and first is not None:
                     self.counter_bound[t.target] = first  # ``pbar = trange(n)``
@@ -822,14 +825,40 @@ class Statements:
 
         return round_of
 
+    def _bound_literal(self: FlowAnalysis, name: str) -> str | None:
+        """The literal a name holds when every binding of it (in this frame, else at module
+        level) gives it the same one (``SYNC = True``, ``backend = "jax"``), and no
+        function of the module declares it ``global`` or ``nonlocal``; else None."""
+        binds = self.frame.binds.get(name)
+        if not binds and self.frame.func is not None:
+            binds = self._module_frame.binds.get(name)
+        texts = {self.literal_bound.get(b) for b in binds or ()}
+        if len(texts) != 1:
+            return None
+        text = next(iter(texts))
+        if text is None or re.search(rf"\b(?:global|nonlocal)\b[^\n]*\b{re.escape(name)}\b",
+                                     self._code):
+            return None
+        return text
+
     def _round_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
-        """The outcome of a test of a literal-sequence loop's names against literals in the
-        round being interpreted (``if name == "jax":``, ``if on_device:``, ``if backend in
-        ("jax", "jit"):``); None for any other test."""
+        """The outcome of a test of names that hold known literals against literals: a
+        literal-sequence loop's names in the round being interpreted (``if name ==
+        "jax":``, ``if on_device:``, ``if backend in ("jax", "jit"):``), and names every
+        binding of which gives the same literal (``_bound_literal``: ``SYNC = True`` ...
+        ``if SYNC:``); None for any other test."""
         known: dict[str, str] = {}
         for frame, texts in self._round_literals:
             if frame is self.frame:
                 known.update(texts)
+        sides = [test.left, test.comparisons[0].comparator] if isinstance(
+            test, cst.Comparison) and len(test.comparisons) == 1 else [test]
+        for node in sides:
+            if isinstance(node, cst.Name) and node.value not in known and node.value not in (
+                    "True", "False", "None"):
+                text = self._bound_literal(node.value)
+                if text is not None:
+                    known[node.value] = text
         if not known:
             return None
 
@@ -940,10 +969,9 @@ class Statements:
         ``x`` holds a known function or object (``sync=jax.block_until_ready`` given to a
         decorator factory); None when not known. Only the branch it takes is followed: the
         other cannot happen on this call."""
-        if self._round_literals:
-            found = self._round_test(test)
-            if found is not None:
-                return found
+        found = self._round_test(test)
+        if found is not None:
+            return found
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             inner = self._known_test(test.expression, st)
             return None if inner is None else not inner
