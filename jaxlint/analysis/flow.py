@@ -259,7 +259,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # ``for k in (8, 16):`` being interpreted: (its variable, the values it takes, the loop)
         self._loop_literals: list[tuple[str, list[str], cst.For]] = []
         # literal-sequence loops being interpreted, each with the literal texts its names
-        # hold in the round being interpreted (``Statements._exec_For_rows``)
+        # hold in the round being interpreted (``Statements._literal_rounds``)
         self._round_literals: list[tuple[Frame, dict[str, str]]] = []
         self._loop_shapes: list[tuple[str, list[str], cst.For]] = []  # (see avals.made)
         # Binding targets given an integer literal (``n_warmup = 0``, ``def bench(reps=5)``):
@@ -268,6 +268,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # Binding targets given a literal (``SYNC = True``, ``BACKEND = "jax"``): a test of a
         # name every binding of which gives the same one is decided (``_bound_literal``)
         self.literal_bound: dict[cst.CSTNode, str] = {}
+        self._declared_global: set[str] | None = None  # names ``global``/``nonlocal`` name
         # Binding targets given a loop counter (``pbar = trange(n)``) -> its first value.
         self.counter_bound: dict[cst.CSTNode, str] = {}
         # ``args = parser.parse_args()`` names and the int defaults of its arguments; loops

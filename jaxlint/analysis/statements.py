@@ -64,18 +64,18 @@ _VIEWS = frozenset({"values", "items", "keys"})
 MAX_ROWS = 6  # a literal sequence of at most this many entries is run entry by entry
 
 
-def _literal_rows(stmt: cst.For) -> tuple[list[str], list[list[cst.BaseExpression]]] | None:
+def _literal_rows(stmt: cst.For) -> tuple[list[cst.Name], list[list[cst.BaseExpression]]] | None:
     """``for name, fn in [("numpy", np_f), ("jax", jit_f)]:``: a loop over a list or tuple
     literal of 2 to ``MAX_ROWS`` entries (or a dict literal's ``.items()``, ``.keys()``,
     ``.values()``) into a plain name, or a tuple of plain names each entry spells out: the
-    names, and each entry's expression for each name; None for any other loop."""
+    target's names, and each entry's expression for each; None for any other loop."""
     target = stmt.target
     if isinstance(target, cst.Name):
-        names_ = [target.value]
+        names_ = [target]
     elif (isinstance(target, (cst.Tuple, cst.List)) and target.elements
           and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name)
                   for e in target.elements)):
-        names_ = [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
+        names_ = [e.value for e in target.elements if isinstance(e.value, cst.Name)]
     else:
         return None
     it = stmt.iter
@@ -799,28 +799,29 @@ class Statements:
             self.frame.loop_called[key] = (held, frozenset.intersection(*ends))
         return out
 
-    def _literal_rounds(self: FlowAnalysis, stmt: cst.For, st: State, names_: list[str],
+    def _literal_rounds(self: FlowAnalysis, stmt: cst.For, st: State, targets: list[cst.Name],
                         rows: list[list[cst.BaseExpression]]) -> Callable[[State], None]:
         """A loop over a short literal sequence (``_literal_rows``) is run entry by entry: in
         ``for name, fn in [("numpy", np_f), ("jax", jit_f)]:`` the first round's ``fn`` is
         the NumPy function and its ``name`` the text ``"numpy"`` (a test of it, ``if name
-        == "jax":``, is decided: ``_round_test``), the second round's the jitted one. Joined,
+        == "jax":``, is decided: ``_literal_test``), the second round's the jitted one. Joined,
         every round would call a function that may be either, and a JAX value among the
         entries would make every name a JAX value. The entries are evaluated once, in order,
         as the literal is; the rounds go on past the last entry (from the first again) until
         the loop's state settles. Gives what binds a round's names."""
         kept = [[v if isinstance(v, (JaxVal, *CALLABLES)) else None
                  for v in (self._eval(e, st) for e in row)] for row in rows]
-        stable = {n for n in names_ if not rebinds(stmt.body, n)}
-        texts = [{n: t for n, e in zip(names_, row)
-                  if n in stable and (t := literal_text(e)) is not None} for row in rows]
+        stable = {t.value for t in targets if not rebinds(stmt.body, t.value)}
+        texts = [{t.value: text for t, e in zip(targets, row)
+                  if t.value in stable and (text := literal_text(e)) is not None}
+                 for row in rows]
         next_round = [0]
 
         def round_of(state: State) -> None:
             i = next_round[0] % len(rows)
             next_round[0] += 1
-            for n, v in zip(names_, kept[i]):
-                self._bind(cst.Name(n), v, state)
+            for target, v in zip(targets, kept[i]):
+                self._bind(target, v, state)
             self._round_literals[-1] = (self.frame, texts[i])
 
         return round_of
@@ -836,12 +837,14 @@ class Statements:
         if len(texts) != 1:
             return None
         text = next(iter(texts))
-        if text is None or re.search(rf"\b(?:global|nonlocal)\b[^\n]*\b{re.escape(name)}\b",
-                                     self._code):
-            return None
-        return text
+        declared = self._declared_global
+        if declared is None:
+            declared = self._declared_global = {
+                n for m in re.finditer(r"\b(?:global|nonlocal)\b([^\n;]*)", self._code)
+                for n in re.findall(r"\w+", m.group(1))}
+        return None if text is None or name in declared else text
 
-    def _round_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
+    def _literal_test(self: FlowAnalysis, test: cst.BaseExpression) -> bool | None:
         """The outcome of a test of names that hold known literals against literals: a
         literal-sequence loop's names in the round being interpreted (``if name ==
         "jax":``, ``if on_device:``, ``if backend in ("jax", "jit"):``), and names every
@@ -969,7 +972,7 @@ class Statements:
         ``x`` holds a known function or object (``sync=jax.block_until_ready`` given to a
         decorator factory); None when not known. Only the branch it takes is followed: the
         other cannot happen on this call."""
-        found = self._round_test(test)
+        found = self._literal_test(test)
         if found is not None:
             return found
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
