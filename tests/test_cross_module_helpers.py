@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import run
@@ -24,6 +25,15 @@ def _package(root: Path, name: str, **modules: str) -> Path:
     for module, source in modules.items():
         (pkg / f"{module}.py").write_text(source)
     return pkg
+
+
+def _lint(root: Path, target: str, prefix: str = "") -> tuple[list[list[str]], Any]:
+    """``jaxlint --no-cache TARGET`` run in ``root``: the place and code of each finding line
+    (of the paths under ``prefix``), and the finished process."""
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", target, cwd=root)
+    return [line.split(" ")[:2] for line in lint.stdout.splitlines()
+            if line.startswith(prefix)], lint
+
 
 UTILS = '''\
 import jax
@@ -148,10 +158,9 @@ def test_classes_of_the_projects_jax_modules_are_judged_as_a_jax_librarys(
     class: its instance called on data computes (``model(x)``), and an instance made with
     JAX values holds them (``data.tokens``)."""
     _package(tmp_path, "proj", model=MODEL, bench=USE)
-    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    found, lint = _lint(tmp_path, "proj/bench.py", "proj/")
     assert lint.returncode == 1, lint.stderr
-    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
-            if line.startswith("proj/")] == [["proj/bench.py:17:22:", "JAX101"]], lint.stdout
+    assert found == [["proj/bench.py:17:22:", "JAX101"]], lint.stdout
     alone = run(sys.executable, "-m", "jaxlint", "--no-cache", "--no-index", "--format",
                 "json", "proj/bench.py", cwd=tmp_path)
     # Without the index MLP is not known as the project's JAX class; the object it made from
@@ -494,10 +503,9 @@ def test_jitted_functions_of_another_module_compile_on_their_first_call_here(
     compiles inside the region; a call made before the clock starts is the warm-up,
     whether or not the index was asked then."""
     _package(tmp_path, "proj", steps=STEPS, bench=COLD)
-    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    found, lint = _lint(tmp_path, "proj/bench.py", "proj/")
     assert lint.returncode == 1, lint.stderr
-    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
-            if line.startswith("proj/")] == [["proj/bench.py:10:9:", "JAX105"]], lint.stdout
+    assert found == [["proj/bench.py:10:9:", "JAX105"]], lint.stdout
 
 
 SWEEP = '''\
@@ -542,10 +550,9 @@ def test_a_static_value_of_another_modules_jitted_function_not_warmed_up_compile
     times another: that call compiles a new program, as it would for a function of the same
     file. Not when the warm-up gave the same value, nor when it gave one not known."""
     _package(tmp_path, "proj", steps=STEPS, bench=SWEEP)
-    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    found, lint = _lint(tmp_path, "proj/bench.py", "proj/")
     assert lint.returncode == 1, lint.stderr
-    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
-            if line.startswith("proj/")] == [["proj/bench.py:12:9:", "JAX105"]], lint.stdout
+    assert found == [["proj/bench.py:12:9:", "JAX105"]], lint.stdout
 
 
 FACTORY = '''\
@@ -597,10 +604,9 @@ def test_a_factory_of_jitted_functions_in_another_module_makes_them_here(
     before the clock, nor the whole sweep's total, which contains the making). Not yet: a
     factory called before any clock is read (the index is not asked then)."""
     _package(tmp_path, "proj", factory=FACTORY, bench=USES_FACTORY)
-    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
+    found, lint = _lint(tmp_path, "proj/bench.py", "proj/")
     assert lint.returncode == 1, lint.stderr
-    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
-            if line.startswith("proj/")] == [["proj/bench.py:14:13:", "JAX105"]], lint.stdout
+    assert found == [["proj/bench.py:14:13:", "JAX105"]], lint.stdout
 
 
 JAX_UTILS = '''\
@@ -866,10 +872,9 @@ def test_scripts_outside_a_layout_import_its_packages(tmp_path: Path, layout: st
     target.write_text(JITTED_STEP)
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "bench.py").write_text(TIMES_STEP.format(module=module))
-    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "scripts/bench.py", cwd=tmp_path)
+    found, lint = _lint(tmp_path, "scripts/bench.py", "scripts/")
     assert lint.returncode == 1, lint.stderr
-    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
-            if line.startswith("scripts/")] == [["scripts/bench.py:11:7:", "JAX101"]], lint.stdout
+    assert found == [["scripts/bench.py:11:7:", "JAX101"]], lint.stdout
 
 
 DATA_FUNCS = '''\
@@ -1045,10 +1050,9 @@ def test_what_the_projects_jax_code_builds_computes_on_numpy_arrays(tmp_path: Pa
     build is looked up in the project index (made while an earlier region's reading is
     held), which gives back what the model holds."""
     _package(tmp_path, "proj", builds=BUILDS, run=CALLS_BUILT)
-    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/run.py", cwd=tmp_path)
+    found, lint = _lint(tmp_path, "proj/run.py", "proj/")
     assert lint.returncode == 1, lint.stderr
-    assert [line.split(" ")[:2] for line in lint.stdout.splitlines()
-            if line.startswith("proj/")] == [["proj/run.py:15:18:", "JAX101"]], lint.stdout
+    assert found == [["proj/run.py:15:18:", "JAX101"]], lint.stdout
 
 
 STAR_CORE = '''\
@@ -1103,9 +1107,7 @@ def test_a_star_import_of_the_projects_module_binds_its_names(
     modules = {"core": STAR_CORE, **extra,
                "bench": STAR_SCRIPT.format(source=source)}
     _package(tmp_path, "proj", **modules)
-    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
-    lines = [line.split(" ")[:2] for line in lint.stdout.splitlines()
-             if line.startswith("proj/")]
+    lines, lint = _lint(tmp_path, "proj/bench.py", "proj/")
     assert lines == ([["proj/bench.py:10:16:", "JAX101"]] if found else []), lint.stdout
 
 
