@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 
@@ -51,6 +51,8 @@ from jaxlint.analysis.values import (
 )
 
 MAX_LOOP_ROUNDS = 6
+
+_T = TypeVar("_T")
 
 # What each round of a loop gives, and what it gives at each position (zip, enumerate)
 Elements = tuple[Value, "list[Elements] | None"]
@@ -826,17 +828,22 @@ class Statements:
 
         return round_of
 
-    def _bound_literal(self: FlowAnalysis, name: str) -> str | None:
-        """The literal a name holds when every binding of it (in this frame, else at module
-        level) gives it the same one (``SYNC = True``, ``backend = "jax"``), and no
-        function of the module declares it ``global`` or ``nonlocal``; else None."""
+    def _bound_alike(self: FlowAnalysis, name: str, table: Mapping[cst.CSTNode, _T]
+                     ) -> _T | None:
+        """What ``table`` says of every binding of ``name`` made so far (in this frame, else
+        at module level), when it says the same of each (``int_bound``, ``literal_bound``);
+        else None."""
         binds = self.frame.binds.get(name)
         if not binds and self.frame.func is not None:
             binds = self._module_frame.binds.get(name)
-        texts = {self.literal_bound.get(b) for b in binds or ()}
-        if len(texts) != 1:
-            return None
-        text = next(iter(texts))
+        values = {table.get(b) for b in binds or ()}
+        return next(iter(values)) if len(values) == 1 else None
+
+    def _bound_literal(self: FlowAnalysis, name: str) -> str | None:
+        """The literal a name holds when every binding of it gives it the same one
+        (``_bound_alike``: ``SYNC = True``, ``backend = "jax"``), and no function of the
+        module declares it ``global`` or ``nonlocal``; else None."""
+        text = self._bound_alike(name, self.literal_bound)
         declared = self._declared_global
         if declared is None:
             declared = self._declared_global = {
@@ -1098,13 +1105,7 @@ class Statements:
         default = self._default_of(node.value)  # a parameter the caller left at it
         if default is not None:
             return int_literal(default)
-        binds = self.frame.binds.get(node.value)
-        if not binds and self.frame.func is not None:
-            binds = self._module_frame.binds.get(node.value)
-        values = {self.int_bound.get(b) for b in binds or ()}
-        if len(values) != 1:
-            return None
-        return next(iter(values))
+        return self._bound_alike(node.value, self.int_bound)
 
     def _polled(self: FlowAnalysis, test: cst.BaseExpression, st: State) -> None:
         """A busy-wait ``while not y.is_ready():`` is left only once ``y`` is ready: a sync
