@@ -39,6 +39,8 @@ ROUNDS: dict[str, Callable[[dict], bool]] = {
     "last 13 of 2026-12-03 (L11)": lambda e: e.get("labeller") == "L11",
     "23 of 2026-12-04 (L14-L16)": lambda e: e.get("labeller") in ("L14", "L15", "L16"),
     "27 of 2026-12-05 (L17-L19)": lambda e: e.get("labeller") in ("L17", "L18", "L19"),
+    "41 of 2026-12-06 (L20-L25)": lambda e: e.get("added") == "2026-12-06",
+    "36 of 2026-12-07 (L26-L30)": lambda e: e.get("added") == "2026-12-07",
 }
 
 
