@@ -1255,7 +1255,11 @@ class Calls:
             # (``bench_cold(...)``), from what was called before each call.
             self._entry_called = st.called  # see Frame.judges_module
         try:
-            summary = self._call_function(fn, params)
+            if self.frame is self._module_frame:
+                with self.module_call(st):
+                    summary = self._call_function(fn, params)
+            else:
+                summary = self._call_function(fn, params)
         finally:
             self._entry_called = None
             if timed:
@@ -1441,7 +1445,8 @@ class Calls:
         key = (fn.node, self.closure_key(fn), self._under_timer > 0,
                tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
                             key=lambda kv: kv[0])),
-               tuple(sorted(self._final_rounds.items())) if self._final_rounds else ())
+               tuple(sorted(self._final_rounds.items())) if self._final_rounds else (),
+               self._globals_tag)
         if key in self._memo:
             return self._memo[key]
         if key in self._active or len(self._frames) > MAX_CALL_DEPTH:

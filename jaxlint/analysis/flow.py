@@ -25,7 +25,8 @@ Rules ask ``regions()`` and ``harnesses``; they never re-derive any of this.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 
 import libcst as cst
@@ -48,6 +49,7 @@ from jaxlint.analysis.syntax import (
     all_params,
     cpython_tree,
     dotted,
+    late_globals,
     params_of,
     walk,
 )
@@ -242,6 +244,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
         self._with_item = 0  # > 0 while evaluating a ``with`` item (it may be a timer)
         self._closure_keys: dict[Func, object] = {}  # see ``closure_key``
+        self._late: tuple[str, ...] | None = None  # see ``late_globals``
+        self._globals_tag: tuple[object, ...] | None = None  # see ``module_call``
         # for loops with a counter: (counter, its first value's code, the loop, whether the
         # round being interpreted is the first iteration)
         self._counters: list[tuple[str, str, cst.For, bool]] = []
@@ -345,6 +349,37 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
     def text(self) -> str:
         """The module's source text, as parsed."""
         return self._code
+
+    @contextmanager
+    def module_call(self, st: State) -> Iterator[None]:
+        """A call made by the module's own code: the function reads the module's names as
+        they are at the call (``late_globals``: names bound again further down, which the
+        globals of the whole module, ``self.globals``, hold at their last binding). A
+        notebook's NumPy ``T`` timed before the cell that redefines it under ``@jax.jit``
+        is NumPy. Calls of calls see the same; the memo tells such calls apart."""
+        if self._late is None:
+            tree = self.cpython_tree()
+            self._late = tuple(sorted(late_globals(tree))) if tree is not None else ()
+        if not self._late or self._globals_tag is not None:
+            yield
+            return
+        saved: dict[str, Value] = {}
+        missing: list[str] = []
+        for name in self._late:
+            if name in st.env:
+                if name in self.globals:
+                    saved[name] = self.globals[name]
+                else:
+                    missing.append(name)
+                self.globals[name] = st.env[name]
+        self._globals_tag = tuple(self._key_of(self.globals.get(n)) for n in self._late)
+        try:
+            yield
+        finally:
+            self._globals_tag = None
+            self.globals.update(saved)
+            for name in missing:
+                self.globals.pop(name, None)
 
     def cpython_tree(self) -> ast.Module | None:
         """CPython's tree of the module's text, parsed once when first asked (whether a

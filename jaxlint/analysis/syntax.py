@@ -154,6 +154,49 @@ def cpython_tree(code: str) -> ast.Module | None:
         return None
 
 
+def late_globals(tree: ast.Module) -> frozenset[str]:
+    """The module-level names that a function of ``tree`` reads and that the module binds
+    more than once (a notebook's NumPy ``T`` defined again under ``@jax.jit`` further down,
+    ``x = np.ones(n)`` then ``x = jnp.ones(n)``) or in a loop: the names whose value
+    depends on when the module's code calls the function. Everything else a function
+    reads of the module has one value once bound."""
+    counts: dict[str, int] = {}
+
+    def bind(target: ast.AST, times: int = 1) -> None:
+        for node in ast.walk(target):
+            if isinstance(node, ast.Name):
+                counts[node.id] = counts.get(node.id, 0) + times
+
+    todo: list[ast.AST] = list(tree.body)
+    reads: set[str] = set()
+    while todo:
+        stmt = todo.pop()
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            counts[stmt.name] = counts.get(stmt.name, 0) + 1
+            reads.update(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name))
+            continue
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
+                bind(target, 2 if isinstance(stmt, ast.AugAssign) else 1)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for alias in stmt.names:
+                name = (alias.asname or alias.name).split(".")[0]
+                counts[name] = counts.get(name, 0) + 1
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            bind(stmt.target, 2)  # (a value each round)
+        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                if item.optional_vars is not None:
+                    bind(item.optional_vars)
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            todo.extend(getattr(stmt, field, ()) or ())
+        if isinstance(stmt, ast.ExceptHandler) and stmt.name:
+            counts[stmt.name] = counts.get(stmt.name, 0) + 1
+        for case in getattr(stmt, "cases", ()) or ():
+            todo.extend(case.body)
+    return frozenset(n for n, k in counts.items() if k > 1 and n in reads)
+
+
 def generator_verdicts(tree: ast.Module) -> dict[str, frozenset[bool]]:
     """For each function name ``def``-ined in ``tree``, whether its definitions are
     generators (their own bodies ``yield``, nested functions and lambdas left out): {True},
