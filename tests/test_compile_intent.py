@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from jaxlint import lint_source
-from jaxlint.analysis.compiles import measures_speed, says_measuring
+from jaxlint.analysis.compiles import measures_speed, only_compile, says_measuring
 
 ONE_SHOT = '''\
 import time
@@ -234,3 +234,24 @@ def test_a_periodic_evaluation_is_not_a_repeated_call(evaluation: str,
     benchmark repeats runs on every round."""
     source = TRAINING_TOTAL.format(evaluation=evaluation)
     assert codes(source, "examples/train.py") == found
+
+
+@pytest.mark.parametrize("words, alone", [
+    ("compile time", True),
+    ("compilation", True),
+    ("compile_time_s", True),
+    ("compiled_time", True),
+    ("jit compiled in 2.1 s", True),
+    ("tracing time", True),
+    # "compiled" says what ran, not that the figure is the compile
+    ("Second run (compiled)", False),
+    ("time of the compiled version", False),
+    ("JIT-compiled function", False),
+    # the compile on top of the run
+    ("First run (with compilation)", False),
+    ("first call (incl. compile)", False),
+    ("Compiling and solving took", False),
+    ("compile + run", False),
+])
+def test_the_words_that_name_the_compile_alone(words: str, alone: bool) -> None:
+    assert only_compile(words) is alone

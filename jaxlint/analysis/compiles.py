@@ -72,12 +72,16 @@ NAMED_AFTER = re.compile(
     r"compil|first[\s_-]*(call|step|run|iter|batch|epoch)|"
     r"trac(e|ing)[\s_-]*time|\bcold\b|\bstag(e|ing)[\s_-]*time", re.IGNORECASE)
 JIT_TIME = re.compile(r"jit[\s_-]*time", re.IGNORECASE)
-# ("staging time": JAX's and TensorFlow's word for tracing and compiling a function)
-ONLY_COMPILE = re.compile(r"compil|trac(e|ing)[\s_-]*time|"
+# ("staging time": JAX's and TensorFlow's word for tracing and compiling a function; not
+# "compiled", which says what ran, "Second run (compiled)", "compiled version", unless
+# it says how long compiling took, "compiled in")
+ONLY_COMPILE = re.compile(r"compil(?!ed\b(?!\s+in\b))|trac(e|ing)[\s_-]*time|"
                           r"\bstag(e|ing)[\s_-]*time", re.IGNORECASE)
 # ... unless the words say the compile comes on top of the run ("first call (incl.
-# compile)", "including compilation", "with compile", "+ compile")
-PLUS_COMPILE = re.compile(r"(incl\w*|with|plus|\+|and)\W{0,3}\s*(the\s+)?compil", re.IGNORECASE)
+# compile)", "including compilation", "with compile", "+ compile", "compiling and
+# solving", "compile + run")
+PLUS_COMPILE = re.compile(r"(incl\w*|with|plus|\+|and)\W{0,3}\s*(the\s+)?compil|"
+                          r"compil\w*\s*(and|plus|\+|&)\s*\w", re.IGNORECASE)
 
 # ... and words that say the compile is left out (``# don't count compilation``).
 EXCLUDES_COMPILE = re.compile(
