@@ -1122,3 +1122,99 @@ def test_a_name_a_star_imported_module_imports_is_what_it_imports(tmp_path: Path
         "    y = solve(x).block_until_ready()\nprint(\"took\", time.perf_counter() - start)\n"))
     lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "proj/bench.py", cwd=tmp_path)
     assert lint.returncode == 0, lint.stdout
+
+
+ADVANTAGES = '''\
+import numpy as np
+
+from proj.model import forward
+
+
+def normalise(rewards, eps=1e-4):
+    return (rewards - rewards.mean()) / (rewards.std() + eps)
+
+
+def score(x):
+    return forward(x)
+'''
+
+GRPO_STEP = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+
+from proj.advantages import normalise
+from proj.data import load_rewards
+
+rewards = load_rewards()
+start = time.perf_counter()
+advantages = normalise(rewards)
+print("advantages (NumPy)", time.perf_counter() - start)
+
+rewards_jax = jnp.asarray(rewards)
+start = time.perf_counter()
+advantages = normalise(rewards_jax)
+print("advantages (JAX)", time.perf_counter() - start)
+'''
+
+
+def test_a_helper_of_a_module_that_imports_no_jax_computes_only_on_jax_values(
+        tmp_path: Path) -> None:
+    """``advantages.py`` imports NumPy and the project's JAX model, not JAX: its
+    ``normalise`` does JAX work only through operators on JAX values it is given (README,
+    "what makes a module JAX"). A JAX module that gives it what an unknown function
+    returned (rewards loaded as NumPy) gets no JAX work from it (mllm-jax's GRPO runner
+    times its NumPy advantages so); given a JAX array, its operators dispatch."""
+    _package(tmp_path, "proj", advantages=ADVANTAGES, step=GRPO_STEP,
+             data="def load_rewards():\n    return None\n",
+             model="import jax\n\nforward = jax.jit(lambda a: a @ a)\n")
+    found, lint = _lint(tmp_path, "proj/step.py")
+    assert found == [["proj/step.py:17:27:", "JAX101"]], lint.stdout
+
+
+JIT_METHOD_RUNNER = '''\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Runner:
+    def __init__(self, n):
+        self.n = n
+
+    def reset(self, rng):
+        return jax.random.normal(rng, (self.n, self.n))
+
+    @partial(jax.jit, static_argnums=(0,))
+    def run(self, x):
+        y = jnp.tanh(x @ x)
+        print("tracing run:", y)
+        return y
+'''
+
+JIT_METHOD_MAIN = '''\
+import time
+
+import jax
+
+from proj.runner import Runner
+
+runner = Runner(256)
+x = runner.reset(jax.random.PRNGKey(0))
+runner.run(x).block_until_ready()
+t0 = time.time()
+y = runner.run(x)
+print(time.time() - t0)
+'''
+
+
+def test_a_jitted_method_of_another_module_is_jitted(tmp_path: Path) -> None:
+    """``Runner.run`` is decorated ``@partial(jax.jit, static_argnums=(0,))`` in a module
+    that imports ``partial`` and ``jax`` at its top: the class body reads those names from
+    the module (minimax's ``PAIREDRunner.run``). Its body's ``print`` runs once, while
+    tracing: a call returns with the work running, not after printing it."""
+    _package(tmp_path, "proj", runner=JIT_METHOD_RUNNER, main=JIT_METHOD_MAIN)
+    found, lint = _lint(tmp_path, "proj/main.py")
+    assert found == [["proj/main.py:12:7:", "JAX101"]], lint.stdout

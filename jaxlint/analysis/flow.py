@@ -335,6 +335,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._scope_texts: dict[cst.CSTNode, ScopeText] = {}  # see Timers._live_starts
         self._funcs: list[Func] = []
         self._klass: Klass | None = None
+        # while a class body runs: its frame, and the names of the scope the class
+        # statement is in (the module's at its top level), which the body reads
+        # (``@partial(jax.jit, ...)``); not the functions it calls, which read their own
+        self._class_outer: tuple[Frame, Mapping[str, Value]] | None = None
         # the file's classes (the latest made by each class statement) and their subclasses
         self._klasses: dict[cst.ClassDef, Klass] = {}
         self._subclasses: dict[cst.ClassDef, set[cst.ClassDef]] = {}
@@ -576,6 +580,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         if "." not in name:  # (most lookups: no list of scopes made)
             if name in st.env:
                 return True, st.env[name]
+            outer = self._class_outer
+            if outer is not None and outer[0] is self.frame and name in outer[1]:
+                return True, outer[1][name]
             for scope in self.frame.closure:
                 if name in scope:
                     return True, scope[name]
@@ -584,6 +591,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             return False, None
         base = name.split(".", 1)[0]
         levels: list[Mapping[str, Value]] = [st.env, *self.frame.closure]
+        if self._class_outer is not None and self._class_outer[0] is self.frame:
+            levels.insert(1, self._class_outer[1])
         if self.frame.func is not None:
             levels.append(self.globals)
         for env in levels:

@@ -7,6 +7,7 @@ A class body is interpreted once to learn its members; its methods are then anal
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,7 @@ from jaxlint.analysis.values import (
 )
 
 if TYPE_CHECKING:
+    from jaxlint.analysis.calls import Frame
     from jaxlint.analysis.flow import FlowAnalysis
 
 _PYTREE_DECORATORS = frozenset({"register_dataclass", "register_pytree_node_class",
@@ -51,6 +53,8 @@ class Objects:
     """The objects part of ``FlowAnalysis`` (see the module docstring)."""
 
     _klass: Klass | None  # the class whose body is being interpreted
+    # its frame and the names of the scope around the class statement (``FlowAnalysis``)
+    _class_outer: tuple[Frame, Mapping[str, Value]] | None
 
     def _make_callable(self: FlowAnalysis, origin: Site, jitted: bool,
                        static: tuple[tuple[int, ...], tuple[str, ...]] = ((), ()),
@@ -155,11 +159,17 @@ class Objects:
                 klass.members.update(parent.members)
                 self._subclasses.setdefault(parent.node, set()).add(stmt)
         self._klasses[stmt] = klass
-        outer = self._klass
+        outer, outer_names = self._klass, self._class_outer
         self._klass = klass
+        if outer is None:
+            # (a class nested in a class body reads the scope around the outer class, as
+            # Python's class bodies do not see each other's names)
+            self._class_outer = (self.frame, st.env)
         body_state = State()
-        body_state = self._exec_suite(stmt.body, body_state)
-        self._klass = outer
+        try:
+            body_state = self._exec_suite(stmt.body, body_state)
+        finally:
+            self._klass, self._class_outer = outer, outer_names
         klass.members.update(body_state.env)
         self._bind(stmt.name, klass, st)
         # Learn the instance's attributes before any method is analysed at a call:
