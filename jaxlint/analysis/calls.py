@@ -653,8 +653,12 @@ class Calls:
             if attr in ("get", "pop") and len(values) >= 1 and node.args and is_const_string(
                     node.args[0].value):
                 return base  # ``metrics.get("loss")``: a leaf of a dict pytree, as [...]
-            if attr not in names.ARRAY_METHODS and not base.container:
-                # not an array's method: the value is an object (see ARRAY_METHODS)
+            if attr not in names.ARRAY_METHODS and not (base.container and values):
+                # not an array's method: the value is an object (see ARRAY_METHODS); a
+                # container's or pytree object's method computes only on what it is given
+                # (``state.apply_gradients(grads=g)``), not when given nothing (a logger
+                # that was given the loss, ``plotlosses.update({"loss": loss})``, then
+                # ``plotlosses.send()``)
                 return self._opaque()
             out = self._operate(node, [base, *values], st)
             if attr == "astype" and isinstance(out, JaxVal) and base.aval:
