@@ -132,11 +132,13 @@ def bench(v):
 
 
 def test_late_globals_are_names_bound_again_and_read_by_a_function() -> None:
-    tree = ast.parse(NUMPY_THEN_JAX)
     # ``step`` (a def, then an assignment), read by ``run``; ``x`` and ``t0`` are bound
     # twice but no function reads them; ``out`` neither.
-    assert late_globals(tree) == {"step"}
-    loop = ast.parse("for f in (a, b):\n    pass\n\ndef g():\n    return f()\n")
-    assert late_globals(loop) == {"f"}
-    once = ast.parse("import numpy as np\n\ndef g():\n    return np.ones(3)\n")
-    assert late_globals(once) == frozenset()
+    assert late_globals(ast.parse(NUMPY_THEN_JAX), NUMPY_THEN_JAX) == {"step"}
+    loop = "for f in (a, b):\n    pass\n\ndef g():\n    return f()\n"
+    assert late_globals(ast.parse(loop), loop) == {"f"}
+    once = "import numpy as np\n\ndef g():\n    return np.ones(3)\n"
+    assert late_globals(ast.parse(once), once) == frozenset()
+    # an attribute of the same name is no read of the module's name
+    attr = "x = 1\nx = 2\n\ndef g(o):\n    return o.x\n"
+    assert late_globals(ast.parse(attr), attr) == frozenset()

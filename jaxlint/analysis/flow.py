@@ -363,7 +363,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         is NumPy. Calls of calls see the same; the memo tells such calls apart."""
         if self._late is None:
             tree = self.cpython_tree()
-            self._late = tuple(sorted(late_globals(tree))) if tree is not None else ()
+            self._late = tuple(sorted(late_globals(tree, self._code))) if tree else ()
         if not self._late or self._globals_tag is not None:
             yield
             return

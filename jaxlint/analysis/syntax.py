@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import builtins
 import dataclasses
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -154,13 +155,17 @@ def cpython_tree(code: str) -> ast.Module | None:
         return None
 
 
-def late_globals(tree: ast.Module) -> frozenset[str]:
-    """The module-level names that a function of ``tree`` reads and that the module binds
-    more than once (a notebook's NumPy ``T`` defined again under ``@jax.jit`` further down,
-    ``x = np.ones(n)`` then ``x = jnp.ones(n)``) or in a loop: the names whose value
-    depends on when the module's code calls the function. Everything else a function
-    reads of the module has one value once bound."""
+def late_globals(tree: ast.Module, code: str) -> frozenset[str]:
+    """The module-level names that a function of ``tree`` (whose text is ``code``) reads and
+    that the module binds more than once (a notebook's NumPy ``T`` defined again under
+    ``@jax.jit`` further down, ``x = np.ones(n)`` then ``x = jnp.ones(n)``) or in a loop:
+    the names whose value depends on when the module's code calls the function. Everything
+    else a function reads of the module has one value once bound. Only the module-level
+    statements are walked; whether a function reads a name is read off the text of the
+    functions and classes (a name spelt there, not as an attribute: at worst a name too
+    many, which only makes the analysis tell more calls apart)."""
     counts: dict[str, int] = {}
+    scopes: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = []
 
     def bind(target: ast.AST, times: int = 1) -> None:
         for node in ast.walk(target):
@@ -168,12 +173,11 @@ def late_globals(tree: ast.Module) -> frozenset[str]:
                 counts[node.id] = counts.get(node.id, 0) + times
 
     todo: list[ast.AST] = list(tree.body)
-    reads: set[str] = set()
     while todo:
         stmt = todo.pop()
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             counts[stmt.name] = counts.get(stmt.name, 0) + 1
-            reads.update(n.id for n in ast.walk(stmt) if isinstance(n, ast.Name))
+            scopes.append(stmt)
             continue
         if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
@@ -194,7 +198,13 @@ def late_globals(tree: ast.Module) -> frozenset[str]:
             counts[stmt.name] = counts.get(stmt.name, 0) + 1
         for case in getattr(stmt, "cases", ()) or ():
             todo.extend(case.body)
-    return frozenset(n for n, k in counts.items() if k > 1 and n in reads)
+    again = [n for n, k in counts.items() if k > 1]
+    if not again or not scopes:
+        return frozenset()
+    lines = code.splitlines()
+    text = "\n".join("\n".join(lines[s.lineno - 1:s.end_lineno or s.lineno]) for s in scopes)
+    return frozenset(n for n in again
+                     if re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text) is not None)
 
 
 def generator_verdicts(tree: ast.Module) -> dict[str, frozenset[bool]]:
