@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint import lint_source
-from jaxlint.analysis.syntax import late_globals
+from jaxlint.analysis.syntax import LateGlobals
 
 NUMPY_THEN_JAX = """\
 import time
@@ -134,11 +134,26 @@ def bench(v):
 def test_late_globals_are_names_bound_again_and_read_by_a_function() -> None:
     # ``step`` (a def, then an assignment), read by ``run``; ``x`` and ``t0`` are bound
     # twice but no function reads them; ``out`` neither.
-    assert late_globals(ast.parse(NUMPY_THEN_JAX), NUMPY_THEN_JAX) == {"step"}
+    late = LateGlobals(ast.parse(NUMPY_THEN_JAX), NUMPY_THEN_JAX)
+    assert late.names == {"step", "x", "t0", "out"}
+    assert late.reads("run") == {"step"}
+    assert late.reads("nothing") == frozenset()
     loop = "for f in (a, b):\n    pass\n\ndef g():\n    return f()\n"
-    assert late_globals(ast.parse(loop), loop) == {"f"}
+    assert LateGlobals(ast.parse(loop), loop).reads("g") == {"f"}
     once = "import numpy as np\n\ndef g():\n    return np.ones(3)\n"
-    assert late_globals(ast.parse(once), once) == frozenset()
+    assert LateGlobals(ast.parse(once), once).reads("g") == frozenset()
     # an attribute of the same name is no read of the module's name
     attr = "x = 1\nx = 2\n\ndef g(o):\n    return o.x\n"
-    assert late_globals(ast.parse(attr), attr) == frozenset()
+    assert LateGlobals(ast.parse(attr), attr).reads("g") == frozenset()
+
+
+def test_what_a_function_reads_through_the_functions_it_names() -> None:
+    # ``vfi`` names ``T``, which names ``B``: both bound again further down
+    src = (
+        "def B(v):\n    return v\n\ndef T(v):\n    return B(v)\n\n"
+        "def vfi(v):\n    return T(v)\n\ndef B(v):\n    return v\n\ndef T(v):\n"
+        "    return B(v)\n"
+    )
+    late = LateGlobals(ast.parse(src), src)
+    assert late.reads("vfi") == {"T", "B"}
+    assert late.reads("T") == {"T", "B"}

@@ -1260,7 +1260,7 @@ class Calls:
             self._entry_called = st.called  # see Frame.judges_module
         try:
             if self.frame is self._module_frame:
-                with self.module_call(st):
+                with self.module_call(st, fn):
                     summary = self._call_function(fn, params)
             else:
                 summary = self._call_function(fn, params)

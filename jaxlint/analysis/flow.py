@@ -46,10 +46,10 @@ from jaxlint.analysis.state import State
 from jaxlint.analysis.statements import Statements
 from jaxlint.analysis.syntax import (
     BUILTINS,
+    LateGlobals,
     all_params,
     cpython_tree,
     dotted,
-    late_globals,
     params_of,
     walk,
 )
@@ -244,7 +244,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
         self._with_item = 0  # > 0 while evaluating a ``with`` item (it may be a timer)
         self._closure_keys: dict[Func, object] = {}  # see ``closure_key``
-        self._late: tuple[str, ...] | None = None  # see ``late_globals``
+        self._late: LateGlobals | None = None  # see ``module_call``
         self._globals_tag: tuple[object, ...] | None = None  # see ``module_call``
         # for loops with a counter: (counter, its first value's code, the loop, whether the
         # round being interpreted is the first iteration)
@@ -355,35 +355,39 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         return self._code
 
     @contextmanager
-    def module_call(self, st: State) -> Iterator[None]:
-        """A call made by the module's own code: the function reads the module's names as
-        they are at the call (``late_globals``: names bound again further down, which the
-        globals of the whole module, ``self.globals``, hold at their last binding). A
-        notebook's NumPy ``T`` timed before the cell that redefines it under ``@jax.jit``
-        is NumPy. Calls of calls see the same; the memo tells such calls apart."""
+    def module_call(self, st: State, fn: Func) -> Iterator[None]:
+        """A call of ``fn`` made by the module's own code: the function reads the module's
+        names as they are at the call (``LateGlobals``: names bound again further down,
+        which the globals of the whole module, ``self.globals``, hold at their last
+        binding). A notebook's NumPy ``T`` timed before the cell that redefines it under
+        ``@jax.jit`` is NumPy. Calls of calls see the same (the names the function reads
+        through the module's functions it names); the memo tells such calls apart."""
         if self._late is None:
             tree = self.cpython_tree()
-            self._late = tuple(sorted(late_globals(tree, self._code))) if tree else ()
-        if not self._late or self._globals_tag is not None:
+            self._late = LateGlobals(tree if tree else ast.Module([], []), self._code)
+        top = self.top_of.get(fn.node, fn.node)
+        name = top.name.value if isinstance(top, (cst.FunctionDef, cst.ClassDef)) else None
+        late = sorted(self._late.reads(name)) if name else ()
+        if not late or self._globals_tag is not None:
             yield
             return
         saved: dict[str, Value] = {}
         missing: list[str] = []
-        for name in self._late:
-            if name in st.env:
-                if name in self.globals:
-                    saved[name] = self.globals[name]
+        for n in late:
+            if n in st.env:
+                if n in self.globals:
+                    saved[n] = self.globals[n]
                 else:
-                    missing.append(name)
-                self.globals[name] = st.env[name]
-        self._globals_tag = tuple(self._key_of(self.globals.get(n)) for n in self._late)
+                    missing.append(n)
+                self.globals[n] = st.env[n]
+        self._globals_tag = (tuple(late), tuple(self._key_of(self.globals.get(n)) for n in late))
         try:
             yield
         finally:
             self._globals_tag = None
             self.globals.update(saved)
-            for name in missing:
-                self.globals.pop(name, None)
+            for n in missing:
+                self.globals.pop(n, None)
 
     def cpython_tree(self) -> ast.Module | None:
         """CPython's tree of the module's text, parsed once when first asked (whether a

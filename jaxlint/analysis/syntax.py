@@ -155,56 +155,106 @@ def cpython_tree(code: str) -> ast.Module | None:
         return None
 
 
-def late_globals(tree: ast.Module, code: str) -> frozenset[str]:
-    """The module-level names that a function of ``tree`` (whose text is ``code``) reads and
-    that the module binds more than once (a notebook's NumPy ``T`` defined again under
-    ``@jax.jit`` further down, ``x = np.ones(n)`` then ``x = jnp.ones(n)``) or in a loop:
-    the names whose value depends on when the module's code calls the function. Everything
-    else a function reads of the module has one value once bound. Only the module-level
-    statements are walked; whether a function reads a name is read off the text of the
-    functions and classes (a name spelt there, not as an attribute: at worst a name too
-    many, which only makes the analysis tell more calls apart)."""
-    counts: dict[str, int] = {}
-    scopes: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = []
+# a name as code spells it, not an attribute's (``o.x``)
+_NAME_SPELT = re.compile(r"(?<![\w.])[^\W\d]\w*")
 
-    def bind(target: ast.AST, times: int = 1) -> None:
-        for node in ast.walk(target):
-            if isinstance(node, ast.Name):
-                counts[node.id] = counts.get(node.id, 0) + times
 
-    todo: list[ast.AST] = list(tree.body)
-    while todo:
-        stmt = todo.pop()
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            counts[stmt.name] = counts.get(stmt.name, 0) + 1
-            scopes.append(stmt)
-            continue
-        if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
-                bind(target, 2 if isinstance(stmt, ast.AugAssign) else 1)
-        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            for alias in stmt.names:
-                name = (alias.asname or alias.name).split(".")[0]
-                counts[name] = counts.get(name, 0) + 1
-        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            bind(stmt.target, 2)  # (a value each round)
-        elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-            for item in stmt.items:
-                if item.optional_vars is not None:
-                    bind(item.optional_vars)
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            todo.extend(getattr(stmt, field, ()) or ())
-        if isinstance(stmt, ast.ExceptHandler) and stmt.name:
-            counts[stmt.name] = counts.get(stmt.name, 0) + 1
-        for case in getattr(stmt, "cases", ()) or ():
-            todo.extend(case.body)
-    again = [n for n, k in counts.items() if k > 1]
-    if not again or not scopes:
-        return frozenset()
-    lines = code.splitlines()
-    text = "\n".join("\n".join(lines[s.lineno - 1:s.end_lineno or s.lineno]) for s in scopes)
-    return frozenset(n for n in again
-                     if re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text) is not None)
+class LateGlobals:
+    """The module-level names whose value depends on when the module's code calls a
+    function: names the module binds more than once (a notebook's NumPy ``T`` defined
+    again under ``@jax.jit`` further down, ``x = np.ones(n)`` then ``x = jnp.ones(n)``)
+    or in a loop. ``reads(line)``: those that the top-level function or class starting at
+    ``line`` reads, itself or through the module's functions and classes it names
+    (``value_function_iteration`` calls ``T``, which calls ``B``). Only the module-level
+    statements are walked; what a function reads is read off its text (a name spelt
+    there, not as an attribute: at worst a name too many, which only makes the analysis
+    tell more calls apart), once per function, and each function's closure once."""
+
+    def __init__(self, tree: ast.Module, code: str) -> None:
+        counts: dict[str, int] = {}
+        scopes: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = []
+
+        def bind(target: ast.AST, times: int = 1) -> None:
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    counts[node.id] = counts.get(node.id, 0) + times
+
+        todo: list[ast.AST] = list(tree.body)
+        while todo:
+            stmt = todo.pop()
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                counts[stmt.name] = counts.get(stmt.name, 0) + 1
+                scopes.append(stmt)
+                continue
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
+                    bind(target, 2 if isinstance(stmt, ast.AugAssign) else 1)
+            elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                for alias in stmt.names:
+                    name = (alias.asname or alias.name).split(".")[0]
+                    counts[name] = counts.get(name, 0) + 1
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+                bind(stmt.target, 2)  # (a value each round)
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    if item.optional_vars is not None:
+                        bind(item.optional_vars)
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                todo.extend(getattr(stmt, field, ()) or ())
+            if isinstance(stmt, ast.ExceptHandler) and stmt.name:
+                counts[stmt.name] = counts.get(stmt.name, 0) + 1
+            for case in getattr(stmt, "cases", ()) or ():
+                todo.extend(case.body)
+        self.names = frozenset(n for n, k in counts.items() if k > 1)
+        self._lines = code.splitlines() if self.names else []
+        self._scopes: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]] = {}
+        if self.names:
+            for s in scopes:
+                self._scopes.setdefault(s.name, []).append(s)
+        self._spelt: dict[str, set[str]] = {}
+        self._closed: dict[str, frozenset[str]] = {}
+
+    def _spelt_in(self, name: str) -> set[str]:
+        found = self._spelt.get(name)
+        if found is None:
+            found = set()
+            for s in self._scopes[name]:
+                text = "\n".join(self._lines[s.lineno - 1:s.end_lineno or s.lineno])
+                found.update(_NAME_SPELT.findall(text))
+            found = self._spelt[name] = found
+        return found
+
+    def reads(self, scope: str) -> frozenset[str]:
+        """What the module's top-level function or class ``scope`` (every one of that name)
+        reads of ``names``; nothing for a name that is none."""
+        if scope not in self._scopes:
+            return frozenset()
+        done = self._closed.get(scope)
+        if done is not None:
+            return done
+        # the functions and classes it names, and those they name, not yet closed; all of
+        # them get the union (a name too many for some: safe, as said above), so each
+        # function is closed once and the whole costs what the text does
+        order: list[str] = []
+        seen = {scope}
+        todo = [scope]
+        while todo:
+            k = todo.pop()
+            order.append(k)
+            for named in self._spelt_in(k) & self._scopes.keys():
+                if named not in seen and named not in self._closed:
+                    seen.add(named)
+                    todo.append(named)
+        reads: set[str] = set()
+        for k in order:
+            spelt = self._spelt_in(k)
+            reads |= spelt & self.names
+            for named in spelt & self._closed.keys():
+                reads |= self._closed[named]
+        result = frozenset(reads)
+        for k in order:
+            self._closed[k] = result
+        return result
 
 
 def generator_verdicts(tree: ast.Module) -> dict[str, frozenset[bool]]:
