@@ -154,6 +154,18 @@ def methods_calling_each_other(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def redefined_functions(n: int) -> str:
+    """A notebook exported to a script: N cells, each binding ``v{i}`` and a function that
+    reads it, binding ``v{i}`` again and timing a call of the function (the names the
+    module binds twice, read by the functions it calls: ``FlowAnalysis.module_call``)."""
+    lines = [*HEADER]
+    for i in range(n):
+        lines += [f"v{i} = jnp.ones(3)", f"def f{i}(a):", f"    return a + v{i}",
+                  f"v{i} = jnp.zeros(3)", f"t{i} = time.perf_counter()", f"y{i} = f{i}(x)",
+                  f"e{i} = time.perf_counter() - t{i}"]
+    return "\n".join(lines) + "\n"
+
+
 def notebook_cells(n: int) -> str:
     """A notebook of N one-line cells, then one timed region."""
     sources = [["import time\n", "import jax.numpy as jnp"]]
@@ -179,6 +191,7 @@ CASES: dict[str, tuple[Callable[[int], str], str, bool]] = {
     "timers across calls (with Timer(), a timing helper)": (timers_across_calls, ".py", False),
     "a dict literal of N JAX values in one region": (dict_of_values, ".py", False),
     "a class of N methods calling each other": (methods_calling_each_other, ".py", False),
+    "functions redefined cell by cell, each called": (redefined_functions, ".py", False),
     "notebook cells, then one region": (notebook_cells, ".ipynb", False),
     "notebook cells, --fix": (notebook_cells, ".ipynb", True),
 }

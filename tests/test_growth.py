@@ -29,7 +29,10 @@ import growth  # noqa: E402
 # The larger size is where a quadratic term shows: at 150 the constant costs hide it. Regions
 # whose starts are all printed at the end keep every start live, and each clock read asked
 # all of them (8.4x at 300 -> 1,200, 10.5x at 600 -> 2,400); a read subtracted from its start
-# at once, or stored under a name only subtracted from, asks none (4.2x both).
+# at once, or stored under a name only subtracted from, asks none (4.2x both). Functions
+# redefined cell by cell, each called at module level, made every call set every name the
+# module binds twice to its value at the call (N x N); each call now sets the names its
+# function reads (``LateGlobals.reads``).
 @pytest.mark.slow
 @pytest.mark.parametrize(("shape", "size"), [(growth.sequential_regions, 150),
                                              (growth.named_regions, 150),
@@ -37,11 +40,12 @@ import growth  # noqa: E402
                                              (growth.pending_values, 150),
                                              (growth.timers_across_calls, 150),
                                              (growth.regions_with_branches, 600),
-                                             (growth.named_regions_synced_then_printed, 300)],
+                                             (growth.named_regions_synced_then_printed, 300),
+                                             (growth.redefined_functions, 600)],
                          ids=["sequential_regions", "named_regions",
                               "named_regions_in_function", "pending_values",
                               "timers_across_calls", "regions_with_branches",
-                              "synced_then_printed"])
+                              "synced_then_printed", "redefined_functions"])
 def test_four_times_the_code_costs_at_most_six_times_the_time(shape: Callable[[int], str],
                                                               size: int) -> None:
     ratio = settled_ratio(6, shape, size)
