@@ -163,9 +163,10 @@ class LateGlobals:
     """The module-level names whose value depends on when the module's code calls a
     function: names the module binds more than once (a notebook's NumPy ``T`` defined
     again under ``@jax.jit`` further down, ``x = np.ones(n)`` then ``x = jnp.ones(n)``)
-    or in a loop. ``reads(line)``: those that the top-level function or class starting at
-    ``line`` reads, itself or through the module's functions and classes it names
-    (``value_function_iteration`` calls ``T``, which calls ``B``). Only the module-level
+    or in a loop (``names``). ``reads(scope)``: those that the module's top-level
+    functions or classes named ``scope`` read, themselves or through the module's functions
+    and classes they name (``value_function_iteration`` calls ``T``, which calls ``B``).
+    Only the module-level
     statements are walked; what a function reads is read off its text (a name spelt
     there, not as an attribute: at worst a name too many, which only makes the analysis
     tell more calls apart), once per function, and each function's closure once."""
@@ -206,7 +207,9 @@ class LateGlobals:
             for case in getattr(stmt, "cases", ()) or ():
                 todo.extend(case.body)
         self.names = frozenset(n for n, k in counts.items() if k > 1)
-        self._lines = code.splitlines() if self.names else []
+        # (the lines as CPython numbers them: not ``splitlines``, which also splits at
+        # form feeds and the like)
+        self._lines = re.split(r"\r\n|\r|\n", code) if self.names else []
         self._scopes: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]] = {}
         if self.names:
             for s in scopes:
@@ -217,11 +220,10 @@ class LateGlobals:
     def _spelt_in(self, name: str) -> set[str]:
         found = self._spelt.get(name)
         if found is None:
-            found = set()
+            found = self._spelt[name] = set()
             for s in self._scopes[name]:
                 text = "\n".join(self._lines[s.lineno - 1:s.end_lineno or s.lineno])
                 found.update(_NAME_SPELT.findall(text))
-            found = self._spelt[name] = found
         return found
 
     def reads(self, scope: str) -> frozenset[str]:
