@@ -166,10 +166,12 @@ class LateGlobals:
     or in a loop (``names``). ``reads(scope)``: those that the module's top-level
     functions or classes named ``scope`` read, themselves or through the module's functions
     and classes they name (``value_function_iteration`` calls ``T``, which calls ``B``).
-    Only the module-level
-    statements are walked; what a function reads is read off its text (a name spelt
-    there, not as an attribute: at worst a name too many, which only makes the analysis
-    tell more calls apart), once per function, and each function's closure once."""
+    Only the module-level statements are walked; what a function reads is read off its
+    text (a name spelt there, not as an attribute: at worst a name too many, which only
+    makes the analysis tell more calls apart), once per function, and each function's
+    closure once. (The names a statement binds are counted here on CPython's tree, which
+    numbers the lines the texts are cut at; ``bindings.py`` answers a different question,
+    bound on every path, on libcst's.)"""
 
     def __init__(self, tree: ast.Module, code: str) -> None:
         counts: dict[str, int] = {}
