@@ -27,6 +27,7 @@ from jaxlint.analysis.syntax import (
     empty_literal,
     entry_key,
     int_literal,
+    is_const_string,
     literal_text,
     literal_truth,
     main_test,
@@ -979,6 +980,9 @@ class Statements:
         ``x`` holds a known function or object (``sync=jax.block_until_ready`` given to a
         decorator factory); None when not known. Only the branch it takes is followed: the
         other cannot happen on this call."""
+        found = literal_truth(test)  # ``if True:``, ``if 0:``: Python decides it
+        if found is not None:
+            return found
         found = self._literal_test(test)
         if found is not None:
             return found
@@ -1017,9 +1021,15 @@ class Statements:
         if name not in ("isinstance", "hasattr") or not self.is_external(name) or len(
                 test.args) != 2 or any(a.star or a.keyword for a in test.args):
             return None
-        found, value = self._lookup(dotted(test.args[0].value) or "", st)
+        target = test.args[0].value
+        leaf = isinstance(target, cst.Subscript) and len(target.slice) == 1 and isinstance(
+            target.slice[0].slice, cst.Index) and is_const_string(target.slice[0].slice.value)
+        # (an entry of a dict pytree, ``state["theta_hat"]``: looking it up runs nothing)
+        found, value = self._lookup(dotted(target.value if leaf else target) or "", st)
         if not found:
             return None
+        if leaf:
+            value = self._eval(target, st)
         kind = test.args[1].value
         if name == "hasattr":
             if not (isinstance(kind, cst.SimpleString) and isinstance(value, JaxVal)
