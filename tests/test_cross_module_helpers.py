@@ -1218,3 +1218,159 @@ def test_a_jitted_method_of_another_module_is_jitted(tmp_path: Path) -> None:
     _package(tmp_path, "proj", runner=JIT_METHOD_RUNNER, main=JIT_METHOD_MAIN)
     found, lint = _lint(tmp_path, "proj/main.py")
     assert found == [["proj/main.py:12:7:", "JAX101"]], lint.stdout
+
+
+SERVE_ENGINE = '''\
+import jax
+
+
+class Engine:
+    def __init__(self, model, params, top_k=3, backend=None):
+        self.backend = backend
+        self.params = params
+        self.top_k = top_k
+        self.served = 0
+        self._logits = jax.jit(model.apply)
+
+    def submit(self, tokens):
+        return self._logits(self.params, tokens)
+
+    def run_sync(self, tokens):
+        return jax.block_until_ready(self._logits(self.params, tokens))
+
+    def run_and_postprocess(self, tokens):
+        logits = self._logits(self.params, tokens)
+        logits.block_until_ready()
+        probs = jax.nn.softmax(logits, axis=-1)
+        return jax.lax.top_k(probs, self.top_k)
+
+    def count(self, tokens):
+        self.served += len(tokens)
+        return self.served
+
+    def delegate(self, tokens):
+        logits = self._logits(self.params, tokens)
+        return self.backend.decode(logits)
+'''
+
+SERVE_RUN = '''\
+import time
+
+import numpy as np
+
+from serve.engine import Engine
+from serve.model import load
+
+
+def main(n=100):
+    model, params = load()
+    engine = Engine(model, params)
+    requests = [np.ones((8, 128), np.int32) * i for i in range(n)]
+    for tokens in requests:
+        start = time.perf_counter()
+        out = engine.METHOD(tokens)
+        print(f"{(time.perf_counter() - start) * 1e3:.2f} ms", out)
+'''
+
+SERVE_MODEL = '''\
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+
+class Classifier(nn.Module):
+    @nn.compact
+    def __call__(self, tokens):
+        return nn.Dense(20)(nn.Embed(30_000, 64)(tokens).mean(1))
+
+
+def load(seq_len=128):
+    model = Classifier()
+    return model, model.init(jax.random.PRNGKey(0), jnp.ones((1, seq_len), jnp.int32))
+'''
+
+
+@pytest.mark.parametrize(("method", "expected"), [
+    ("submit", "JAX101"), ("run_and_postprocess", "JAX101"), ("run_sync", ""),
+    ("count", ""), ("delegate", "")])
+def test_a_method_of_a_class_of_another_module_sees_what_its_constructor_stored(
+        tmp_path: Path, method: str, expected: str) -> None:
+    """``engine = Engine(model, params)`` of the project's own class, then
+    ``engine.submit(tokens)`` timed per request: ``submit`` calls the jitted function the
+    constructor stored (``self._logits = jax.jit(model.apply)``) and returns at once, so
+    the request's time is the dispatch (JAX101, as for a class of the same file). A method
+    that waits and then dispatches more (``run_and_postprocess``'s softmax and top-k) is no
+    sync either; one that waits for what it returns (``run_sync``), or only counts on the
+    host (``count``), leaves nothing running. The script itself never imports jax: the
+    jitted function is the project's, reached through the class. A method that hands its
+    result to an object the constructor was given (``self.backend.decode(logits)``, which
+    may read the tokens to the host) is not known to leave work: nothing is said."""
+    (tmp_path / "run.py").write_text(SERVE_RUN.replace("METHOD", method))
+    _package(tmp_path, "serve", engine=SERVE_ENGINE, model=SERVE_MODEL)
+    found, lint = _lint(tmp_path, "run.py")
+    if not expected:
+        assert lint.returncode == 0, lint.stdout + lint.stderr
+        return
+    assert found == [["run.py:16:19:", expected]], lint.stdout + lint.stderr
+
+
+DECODE = '''\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def _step(logits):
+    return jnp.tanh(logits) * 2.0
+
+
+def generate(logits, n):
+    tokens = []
+    for _ in range(n):
+        logits = _step(logits)
+        tokens.append(int(jnp.argmax(logits)))
+    return tokens
+
+
+def generate_lazy(logits, n):
+    tokens = []
+    for _ in range(n):
+        logits = _step(logits)
+        tokens.append(jnp.argmax(logits))
+    jax.block_until_ready(tokens)
+    return tokens
+'''
+
+DECODE_RUN = '''\
+import time
+
+import jax.numpy as jnp
+
+from gen.decode import FUNCTION
+
+logits = jnp.ones((32_000,))
+FUNCTION(logits, 2)
+start = time.perf_counter()
+tokens = FUNCTION(logits, 64)
+last = tokens[-1] * 1
+elapsed = time.perf_counter() - start
+print(f"{len(tokens) / elapsed:.1f} tokens/s, last {last}")
+'''
+
+
+@pytest.mark.parametrize(("function", "expected"), [("generate", ""),
+                                                     ("generate_lazy", "JAX101")])
+def test_what_a_helper_that_waits_returns_is_a_jax_value_only_if_it_returns_one(
+        tmp_path: Path, function: str, expected: str) -> None:
+    """``generate`` of another module waits for its work and returns host ints (each token
+    read with ``int(...)``): arithmetic on what it returned (``tokens[-1] * 1``) is Python's,
+    no device work, and the region is synced. ``generate_lazy`` waits too but returns the
+    tokens as JAX arrays: arithmetic on one is device work dispatched after the wait, and
+    still running when the clock is read."""
+    (tmp_path / "run.py").write_text(DECODE_RUN.replace("FUNCTION", function))
+    _package(tmp_path, "gen", decode=DECODE)
+    found, lint = _lint(tmp_path, "run.py")
+    if not expected:
+        assert lint.returncode == 0, lint.stdout + lint.stderr
+        return
+    assert found == [["run.py:12:11:", expected]], lint.stdout + lint.stderr

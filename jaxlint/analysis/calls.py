@@ -98,6 +98,9 @@ class Summary:
     # makes a jitted function anew (of a function made anew: a lambda, a partial, a nested
     # ``def``) and calls it, on every call: each call compiles it again
     fresh_jit: bool = False
+    # it (or a function it calls) handed JAX values to a function or object not known here,
+    # or was cut off (recursion, depth): what it leaves running is a guess
+    unknown: bool = False
     waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
     args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
     # its own work (dispatched in the call) may still run when it returns; or, if not,
@@ -164,6 +167,7 @@ class Frame:
     recompiles: bool = False  # see Summary.recompiles
     recompile_kind: str = ""  # see Summary.recompile_kind
     fresh_jit: bool = False  # see Summary.fresh_jit
+    unknown: bool = False  # see Summary.unknown
     # called from the module's own code (a script's ``main()``): its first calls of the
     # module's jitted functions are judged too, from what the module called before
     judges_module: bool = False
@@ -270,6 +274,8 @@ class Calls:
             result = self._dispatch(node, values, st)
             if callee.synced:
                 self._sync(result, st)
+                if callee.host_result:
+                    return None
             return replace(result, shard="per_device") if callee.pmapped else result
         if isinstance(callee, StartStopTimer):
             return callee  # ``timer = Timer()`` of another module: an object that times
@@ -604,10 +610,12 @@ class Calls:
             # values found 2 more development mistakes and flagged 6 more correct
             # timings, and 1 more held-out correct timing, finding none.)
             known = self._from_index(f"{base.name}.{attr}")
-            if (isinstance(known, JaxCallable) and known.synced) or (
+            if isinstance(known, JaxCallable) or (
                     isinstance(known, Ref) and known.name in ("jax.block_until_ready",
                                                               "jax.device_get")):
                 return self._call_value(known, node, st)
+            if known is None:
+                self._note_unknown()  # (judged as a library's below: a guess)
         args = self._args(node, st)
         if attr == "block_until_ready" and not isinstance(base, (JaxVal, Instance, Klass)):
             # ``timer.block_until_ready(result)``, ``profiler.block_until_ready(out)``: an
@@ -1452,8 +1460,12 @@ class Calls:
                tuple(sorted(self._final_rounds.items())) if self._final_rounds else (),
                self._globals_tag)
         if key in self._memo:
-            return self._memo[key]
+            known = self._memo[key]
+            if known.unknown:
+                self._note_unknown()
+            return known
         if key in self._active or len(self._frames) > MAX_CALL_DEPTH:
+            self._note_unknown()
             return NOTHING
         self._active.add(key)
         entry = fn.node
@@ -1546,8 +1558,11 @@ class Calls:
                               # distributed run compiles it on no call of the default path)
                               fresh_jit=frame.fresh_jit and bool(exits) and all(
                                   FRESH in s.called for s in exits),
-                              recompile_kind=frame.recompile_kind)
+                              recompile_kind=frame.recompile_kind,
+                              unknown=frame.unknown)
         self._memo[key] = summary
+        if summary.unknown:
+            self._note_unknown()
         return summary
 
     def _is_generator(self: FlowAnalysis, node: cst.FunctionDef) -> bool:

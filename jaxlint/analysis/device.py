@@ -72,7 +72,15 @@ class Device:
             return None
         return self._dispatch(site, inputs, st)
 
+    def _note_unknown(self: FlowAnalysis) -> None:
+        """The frame being run relied on something not known here (``Summary.unknown``)."""
+        if self._frames:
+            self._frames[-1].unknown = True
+
     def _opaque(self: FlowAnalysis) -> JaxVal:
+        """What a function or object not known here makes of the JAX values it is given
+        (the frame notes that what it leaves running is a guess: ``Summary.unknown``)."""
+        self._note_unknown()
         return JaxVal(self._now, opaque=True)
 
     def ineffective_sync(self: FlowAnalysis, site: Site, kind: str) -> None:

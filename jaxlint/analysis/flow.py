@@ -58,6 +58,7 @@ from jaxlint.analysis.values import (
     INPUT,
     ElapsedFn,
     Func,
+    HostValue,
     Instance,
     JaxCallable,
     JitFactory,
@@ -244,6 +245,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._under_timer = 0  # > 0 while analysing a call made with a clock running
         self._with_item = 0  # > 0 while evaluating a ``with`` item (it may be a timer)
         self._closure_keys: dict[Func, object] = {}  # see ``closure_key``
+        self._constructed: set[cst.ClassDef] = set()  # see ``_construct``
         self._late: LateGlobals | None = None  # see ``module_call``
         self._globals_tag: tuple[object, ...] | None = None  # see ``module_call``
         # for loops with a counter: (counter, its first value's code, the loop, whether the
@@ -841,18 +843,48 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         """The loops around the statement being analysed, in its frame and its callers'."""
         return tuple(loop for frame in self._frames for loop in frame.loop_stmts)
 
-    def _works_alone(self, value: Func, top: bool = True) -> bool:
+    def _works_alone(self, value: Func, top: bool = True, owner: Klass | None = None) -> bool:
         """Whether a function dispatches JAX work even when given no JAX values (it calls
         jnp, a jitted function): else its work is only operations on what it is given
         (``def normalize(x): return (x - x.mean()) / x.std()``), which are not JAX work when
         a PyTorch or NumPy caller gives it its own arrays. ``top``: asked outside any
-        interpretation (``export``), not in the middle of one (``Calls._tree_map``)."""
+        interpretation (``export``), not in the middle of one (``Calls._tree_map``).
+        ``owner``: the function is a method of that class, called on an instance of it
+        (``self._logits(self.params, tokens)`` calls what the constructor stored)."""
         if top:
             self._frames = [Frame(func=None)]
-        params: dict[str, Value] = {p: None for p in self._positional_params(value.node)}
+        positional = self._positional_params(value.node)
+        params: dict[str, Value] = {p: None for p in positional}
+        if owner is not None and positional:
+            params[positional[0]] = Instance(owner)
         self._under_timer += 1
         try:
             return self._call_function(value, params).work
+        finally:
+            self._under_timer -= 1
+
+    def _construct(self, klass: Klass) -> None:
+        """Run the class's own ``__init__`` once, on an instance, with its arguments not
+        known (as another module constructs it: ``engine = Engine(model, params)``), so
+        that what it stores on ``self`` is known to the methods summarised for other
+        modules (``self._logits = jax.jit(model.apply)``, then ``submit`` calls it). What
+        the arguments were is not known: a field set from one is unknown, as it would be in
+        the method's summary anyway."""
+        if klass.node in self._constructed:
+            return
+        self._constructed.add(klass.node)
+        init = klass.members.get("__init__")
+        if not (isinstance(init, Func) and isinstance(init.node, cst.FunctionDef)):
+            return
+        self._frames = [Frame(func=None)]
+        positional = self._positional_params(init.node)
+        if not positional:
+            return
+        params: dict[str, Value] = {p: None for p in positional[1:]}
+        params[positional[0]] = Instance(klass)
+        self._under_timer += 1
+        try:
+            self._call_function(init, params)
         finally:
             self._under_timer -= 1
 
@@ -931,6 +963,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         clock = self._clock_helper(value)
         if clock is not None:
             return clock
+        if owner is not None:
+            self._construct(owner)
         self._frames = [Frame(func=None)]
         # Summarised as most calls make it: parameters with a default are left at it
         # (``def get(tree, as_numpy=True)`` copies to the host).
@@ -951,12 +985,28 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             # (a function that waits, then calls JAX again and leaves that running, is no
             # sync; one that waits and then only operates on values, maybe host ones, is)
             synced = (summary.waits or summary.waits_by_transfer) and not summary.leaves_calls
-            return JaxCallable(synced=synced, needs_jax_args=not self._works_alone(value))
+            if owner is not None and not synced and summary.unknown:
+                # A method that leaves work running, as far as can be seen, but hands JAX
+                # values to something not known here (a field set from a constructor
+                # argument, ``self.engine.step(...)``; an object it was given): that may
+                # well wait (read tokens to the host each step), so nothing is told.
+                return None
+            return JaxCallable(synced=synced,
+                               needs_jax_args=not self._works_alone(value, owner=owner),
+                               host_result=synced and (owner is not None or _host_result(made)))
         if summary.work:
             # its own work is finished when it returns
-            return JaxCallable(synced=True, needs_jax_args=not self._works_alone(value))
+            return JaxCallable(synced=True,
+                               needs_jax_args=not self._works_alone(value, owner=owner),
+                               host_result=owner is not None or _host_result(made))
         if summary.waits_for_args:
             return Ref("jax.block_until_ready")
         if summary.transfers_args:
             return Ref("jax.device_get")
         return Ref(names.INERT)
+
+
+def _host_result(made: Value) -> bool:
+    """Whether what a function returned is no JAX value: nothing, or what the host made
+    (a summary's result: a JAX value, or a function or object that may hold one, is not)."""
+    return made is None or isinstance(made, HostValue)

@@ -100,6 +100,13 @@ class JaxCallable:
     # made by ``jax.pmap`` (or another pmap) of a function that returns one array: a call's
     # result is spread over the devices along its leading axis (``JaxVal.shard``)
     pmapped: bool = False
+    # another module's function that waits for its work (``synced``) and returns no JAX
+    # value (host numbers, a list of token ids, nothing): what it returns is not an array,
+    # and arithmetic on it is no device work. So is a method of another module's class that
+    # waits: its summary sees fields set from constructor arguments it does not know, and
+    # takes what it returns (``outputs, num_tokens`` of an engine's ``step()``) for arrays
+    # far more often than they are (README, "What another module's function gives back")
+    host_result: bool = False
 
 
 @dataclass(frozen=True)
