@@ -1374,3 +1374,68 @@ def test_what_a_helper_that_waits_returns_is_a_jax_value_only_if_it_returns_one(
         assert lint.returncode == 0, lint.stdout + lint.stderr
         return
     assert found == [["run.py:12:11:", expected]], lint.stdout + lint.stderr
+
+
+BUFFER = '''\
+import jax.numpy as jnp
+import numpy as np
+
+
+class ReplayBuffer:
+    def __init__(self, obs_dim, max_size=100_000):
+        self.ptr = 0
+        self.max_size = max_size
+        self.observations = np.zeros((max_size, obs_dim), dtype=np.float32)
+        self.discounts = np.zeros(max_size, dtype=np.float32)
+
+    def add(self, observation, done):
+        self.observations[self.ptr] = observation
+        self.discounts[self.ptr] = 1 - done
+        self.ptr = (self.ptr + 1) % self.max_size
+
+
+class RunningMean:
+    def __init__(self, dim):
+        self.mean = jnp.zeros(dim)
+
+    def add(self, observation, done):
+        self.mean = self.mean * 0.99 + 0.01 * jnp.asarray(observation)
+'''
+
+BUFFER_RUN = '''\
+import time
+
+import gym
+import jax
+
+from rl.buffer import ReplayBuffer, RunningMean
+
+print(jax.devices())
+
+env = gym.make("CartPole-v1")
+buffer = BUFFER(4)
+obs = env.reset()
+start = time.time()
+for t in range(1000):
+    obs, reward, done, _ = env.step(env.action_space.sample())
+    buffer.add(obs, float(done))
+print(f"fps: {1000 / (time.time() - start):.1f}")
+'''
+
+
+@pytest.mark.parametrize(("klass", "expected"), [("ReplayBuffer", ""),
+                                                 ("RunningMean", "JAX101")])
+def test_a_method_that_only_operates_on_its_arguments_does_no_jax_work_given_none(
+        tmp_path: Path, klass: str, expected: str) -> None:
+    """A replay buffer of another module whose ``add`` only stores what it is given in
+    NumPy arrays (and computes ``1 - done``): given what the environment returned, in a
+    script that imports jax, it does no JAX work, as a library's method given nothing JAX
+    made. A running mean whose ``add`` computes on a JAX array its constructor made works
+    whatever it is given, and the region leaves that running."""
+    (tmp_path / "run.py").write_text(BUFFER_RUN.replace("BUFFER", klass))
+    _package(tmp_path, "rl", buffer=BUFFER)
+    found, lint = _lint(tmp_path, "run.py")
+    if not expected:
+        assert lint.returncode == 0, lint.stdout + lint.stderr
+        return
+    assert [code for _, code in found] == [expected], lint.stdout + lint.stderr

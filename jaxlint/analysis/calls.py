@@ -262,12 +262,14 @@ class Calls:
         args = self._args(node, st)
         values = [v for _, _, v in args]
         if isinstance(callee, JaxCallable):
-            if callee.needs_jax_args and not self.is_jax_module() and not any(
+            if callee.needs_jax_args and (callee.method or not self.is_jax_module()) and not any(
                     isinstance(v, (JaxVal, LibObject)) for v in values):
                 # what makes a module JAX: in one that imports no JAX, a function whose
                 # only work is operations on its arguments computes on this module's own
                 # arrays (PyTorch, NumPy): no JAX work unless given JAX values, or what
-                # JAX code made (``x = mylib.make_data(n)``, not looked up outside timing)
+                # JAX code made (``x = mylib.make_data(n)``, not looked up outside timing).
+                # So does such a method of another module's object anywhere: given
+                # nothing JAX made, it is judged as a library's method is, and does nothing.
                 return None
             self._note_call(callee, node, st, values=values)
             self.why[node] = ("jitted", callee.origin)

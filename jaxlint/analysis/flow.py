@@ -993,12 +993,14 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
                 return None
             return JaxCallable(synced=synced,
                                needs_jax_args=not self._works_alone(value, owner=owner),
-                               host_result=synced and (owner is not None or _host_result(made)))
+                               host_result=synced and (owner is not None or _host_result(made)),
+                               method=owner is not None)
         if summary.work:
             # its own work is finished when it returns
             return JaxCallable(synced=True,
                                needs_jax_args=not self._works_alone(value, owner=owner),
-                               host_result=owner is not None or _host_result(made))
+                               host_result=owner is not None or _host_result(made),
+                               method=owner is not None)
         if summary.waits_for_args:
             return Ref("jax.block_until_ready")
         if summary.transfers_args:

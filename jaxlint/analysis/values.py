@@ -107,6 +107,10 @@ class JaxCallable:
     # takes what it returns (``outputs, num_tokens`` of an engine's ``step()``) for arrays
     # far more often than they are (README, "What another module's function gives back")
     host_result: bool = False
+    # a method of another module's class (``Engine.submit``): with ``needs_jax_args``, a
+    # call given no JAX value does no JAX work even in a JAX module (a replay buffer's
+    # ``add(obs, action, reward)`` of what the environment gave, stored in NumPy arrays)
+    method: bool = False
 
 
 @dataclass(frozen=True)
