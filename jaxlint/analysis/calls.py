@@ -603,14 +603,18 @@ class Calls:
             return self._call_ref(held.name, node, st)
         if isinstance(base, LibObject) and base.name and self.index and not self.jax_library(
                 base.name):
-            # An instance of a class of the project's own JAX code: a method whose module's
-            # analysis shows it waits (``logger.print_stats(state)`` prints the state's
-            # stats) is that wait. What it summarises as doing nothing, or as leaving work,
-            # is not taken: the summary cannot see the fields its ``__init__`` set
-            # (``self.apply``), so such a method is judged as a JAX library's, as before.
-            # (Measured: taking a summary that leaves work for a method given no JAX
-            # values found 2 more development mistakes and flagged 6 more correct
-            # timings, and 1 more held-out correct timing, finding none.)
+            # An instance of a class of the project's own JAX code: what its method does,
+            # as its module's analysis summarises it with the fields the class's
+            # ``__init__`` stores (``FlowAnalysis.export``, ``_construct``): a wait
+            # (``logger.print_stats(state)`` prints the state's stats), or work left
+            # running (``engine.submit(tokens)`` calls the jitted function the constructor
+            # stored). A summary of doing nothing, or one that relied on something not
+            # known there (``Summary.unknown``: the module tells nothing), is not taken:
+            # such a method is judged as a JAX library's, and that judgement is a guess.
+            # (Measured before the constructor's fields were seen: taking a summary that
+            # leaves work found 2 more development mistakes and flagged 6 more correct
+            # timings, and 1 more held-out correct timing, finding none; README, "What
+            # makes a library JAX", gives the figures with them.)
             known = self._from_index(f"{base.name}.{attr}")
             if isinstance(known, JaxCallable) or (
                     isinstance(known, Ref) and known.name in ("jax.block_until_ready",

@@ -1022,13 +1022,16 @@ class Statements:
                 test.args) != 2 or any(a.star or a.keyword for a in test.args):
             return None
         target = test.args[0].value
-        leaf = isinstance(target, cst.Subscript) and len(target.slice) == 1 and isinstance(
-            target.slice[0].slice, cst.Index) and is_const_string(target.slice[0].slice.value)
         # (an entry of a dict pytree, ``state["theta_hat"]``: looking it up runs nothing)
-        found, value = self._lookup(dotted(target.value if leaf else target) or "", st)
+        guarded = target
+        if isinstance(target, cst.Subscript) and len(target.slice) == 1 and isinstance(
+                target.slice[0].slice, cst.Index) and is_const_string(
+                    target.slice[0].slice.value):
+            guarded = target.value
+        found, value = self._lookup(dotted(guarded) or "", st)
         if not found:
             return None
-        if leaf:
+        if guarded is not target:
             value = self._eval(target, st)
         kind = test.args[1].value
         if name == "hasattr":
