@@ -613,8 +613,8 @@ class Calls:
             # such a method is judged as a JAX library's, and that judgement is a guess.
             # (Measured before the constructor's fields were seen: taking a summary that
             # leaves work found 2 more development mistakes and flagged 6 more correct
-            # timings, and 1 more held-out correct timing, finding none; README, "What
-            # makes a library JAX", gives the figures with them.)
+            # timings, and 1 more held-out correct timing, finding none. With them, and
+            # ``Summary.unknown``: README, "What makes a library JAX".)
             known = self._from_index(f"{base.name}.{attr}")
             if isinstance(known, JaxCallable) or (
                     isinstance(known, Ref) and known.name in ("jax.block_until_ready",
