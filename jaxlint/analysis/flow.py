@@ -853,13 +853,23 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         (``self._logits(self.params, tokens)`` calls what the constructor stored)."""
         if top:
             self._frames = [Frame(func=None)]
-        positional = self._positional_params(value.node)
+        return self._summarise(value, self._unknown_args(value, owner)).work
+
+    def _unknown_args(self, fn: Func, owner: Klass | None = None) -> dict[str, Value]:
+        """``fn``'s positional parameters, none of them known; the first an instance of
+        ``owner`` when it is that class's method."""
+        positional = self._positional_params(fn.node)
         params: dict[str, Value] = {p: None for p in positional}
         if owner is not None and positional:
             params[positional[0]] = Instance(owner)
+        return params
+
+    def _summarise(self, fn: Func, params: dict[str, Value]) -> Summary:
+        """``fn`` called with ``params`` as a call made with a clock running would be (what
+        another module, or a timing helper's caller, is told of it)."""
         self._under_timer += 1
         try:
-            return self._call_function(value, params).work
+            return self._call_function(fn, params)
         finally:
             self._under_timer -= 1
 
@@ -874,19 +884,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             return
         self._constructed.add(klass.node)
         init = klass.members.get("__init__")
-        if not (isinstance(init, Func) and isinstance(init.node, cst.FunctionDef)):
-            return
-        self._frames = [Frame(func=None)]
-        positional = self._positional_params(init.node)
-        if not positional:
-            return
-        params: dict[str, Value] = {p: None for p in positional[1:]}
-        params[positional[0]] = Instance(klass)
-        self._under_timer += 1
-        try:
-            self._call_function(init, params)
-        finally:
-            self._under_timer -= 1
+        if isinstance(init, Func) and isinstance(init.node, cst.FunctionDef) and (
+                self._positional_params(init.node)):
+            self._frames = [Frame(func=None)]
+            self._summarise(init, self._unknown_args(init, klass))
 
     def _clock_helper(self, value: Func) -> Value:
         """A clock helper, as another module's file sees it: a function that returns a
@@ -973,11 +974,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         params: dict[str, Value] = {p: INPUT for p in positional if p not in defaulted}
         if owner is not None and positional:
             params[positional[0]] = Instance(owner)
-        self._under_timer += 1
-        try:
-            summary = self._call_function(value, params)
-        finally:
-            self._under_timer -= 1
+        summary = self._summarise(value, params)
         made = summary.result
         if isinstance(made, JaxCallable) and made.jitted and made.origin in summary.made:
             return JitFactory(made.static)  # ``step = make_step()``: a fresh jitted function
