@@ -27,7 +27,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -237,6 +237,33 @@ def load(path: str, data: dict[str, Any] | None = None) -> Config:
     )
 
 
+def _strings_in(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _strings_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings_in(v)
+
+
+def foreign(table: object) -> bool:
+    """Whether a ``[tool.jaxlint]`` table is another tool's: an unrelated linter on the
+    package index is also named jaxlint and reads the same table (``per_file_ignores`` of
+    its ``JL010``, ``JD001`` codes). A table none of whose keys is one of ours, and in which
+    no key or value names one of our codes or prefixes (``JAX101``, ``JAX1``), is not ours.
+    A table with one key of ours, or a code of ours, is ours: its unknown keys are errors
+    (``per_file_ignores = {"tests/*" = ["JAX105"]}`` is a typo of ours)."""
+    if not isinstance(table, dict) or not table or any(k in KEYS for k in table):
+        return False
+    return not any(_OUR_CODE.fullmatch(s.strip()) for s in _strings_in(table))
+
+
+_OUR_CODE = re.compile(r"JAX\d*", re.IGNORECASE)
+
+
 def untrusted(path: str) -> str | None:
     """Why ``path`` (a folder, or a file in one) could hold something another user put
     there, or None when only this user (or root) can have written it.
@@ -339,7 +366,13 @@ class Resolver:
                     self.warn(f"jaxlint: warning: ignoring {candidate}: the file {why}")
                 else:
                     data = _read(candidate)
-                    if _table(data, candidate) is not None:
+                    table = _table(data, candidate)
+                    if table is not None and foreign(table):
+                        keys = ", ".join(sorted(str(k) for k in table)[:3])
+                        self.warn(f"jaxlint: warning: ignoring [tool.jaxlint] in {candidate}:"
+                                  f" none of its keys ({keys}) nor any code in it is this "
+                                  "jaxlint's (another tool of that name reads the same table)")
+                    elif table is not None:
                         found = load(candidate, data)
                         if self.known is not None:
                             check(found, self.known)

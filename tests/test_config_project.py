@@ -80,6 +80,38 @@ def test_config_errors_say_where_and_what_was_meant(tmp_path: Path, text: str, w
     assert result.stderr == f"jaxlint: error: {tmp_path / 'pyproject.toml'}:{where}: {message}\n"
 
 
+def test_another_tools_jaxlint_table_is_ignored_with_a_warning(tmp_path: Path) -> None:
+    # An unrelated linter on the package index is also named jaxlint and reads
+    # [tool.jaxlint] (its keys and codes are none of ours): a project configured for it
+    # is linted with the defaults, and told why, not refused with exit 2.
+    write(tmp_path, "pyproject.toml", """\
+[project]
+name = "md"
+
+[tool.jaxlint]
+# JL010: float64 is required throughout
+[tool.jaxlint.per_file_ignores]
+"tests/**" = ["JD001", "JD002"]
+"src/**" = ["JL010"]
+""")
+    write(tmp_path, "src/bench.py", MISTAKE)
+    result = jaxlint(".", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.startswith("src/bench.py:8:7: JAX101 ")
+    config = tmp_path / "pyproject.toml"
+    assert result.stderr.splitlines()[0] == (
+        f"jaxlint: warning: ignoring [tool.jaxlint] in {config}: none of its keys "
+        "(per_file_ignores) nor any code in it is this jaxlint's (another tool of that name "
+        "reads the same table)")
+    # one of our codes in it makes it ours, and its unknown key an error
+    write(tmp_path, "pyproject.toml",
+          '[tool.jaxlint.per_file_ignores]\n"src/**" = ["JAX101"]\n')
+    result = jaxlint(".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (f"jaxlint: error: {config}:1:2: unknown [tool.jaxlint] key: "
+                             "per_file_ignores (did you mean 'per-file-ignores'?)\n")
+
+
 def test_cli_code_typo_gets_a_did_you_mean(tmp_path: Path) -> None:
     result = jaxlint("--select", "JAX1O1", ".", cwd=tmp_path)
     assert result.returncode == 2
