@@ -478,9 +478,18 @@ class Calls:
                 self.why[node] = ("retrace", q)
                 self.recompile_why[node] = ("retrace", q)
                 self._recompiles(node, "retrace")
+            value_shaped = not any(a.keyword is not None and a.keyword.value == "size"
+                                   for a in node.args) and (
+                q in names.VALUE_SHAPED_CALLS
+                or (q == "jax.numpy.where" and len(node.args) == 1))
+            if value_shaped:
+                # the output's shape is the input's values: read on the host first
+                # (``names.VALUE_SHAPED_CALLS``), then the answer put on the device
+                for v in jax_args:
+                    self._sync(v, st, transfer=True)
             out = self._dispatch(node, values, st)
-            if q in names.FILL_CALLS or q in names.REARRANGE_CALLS or (
-                    q in names.TO_DEVICE_CALLS and not jax_args):
+            if q in names.FILL_CALLS or (q in names.REARRANGE_CALLS and not value_shaped) or (
+                    q in names.TO_DEVICE_CALLS and not jax_args) or value_shaped:
                 self.fill_sites.add(node)
             elif q in names.TO_DEVICE_CALLS:
                 self.fill_sites.discard(node)  # (given a JAX value here: not only a copy)

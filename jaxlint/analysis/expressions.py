@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
 
 
+_SEQUENCE_LITERALS = (cst.List, cst.Tuple, cst.ListComp)
+
 class Expressions:
     """The expressions part of ``FlowAnalysis`` (see the module docstring)."""
 
@@ -114,6 +116,11 @@ class Expressions:
         if isinstance(node.operator, cst.Modulo) and is_const_string(node.left):
             self._sync(right, st, transfer=True)
             return None
+        if isinstance(node.operator, (cst.Add, cst.Multiply)) and any(
+                isinstance(n, _SEQUENCE_LITERALS) for n in (node.left, node.right)):
+            # ``[prompt] + generated``, ``[x] * n``: a list or tuple made longer, no device
+            # work (JAX refuses arithmetic between an array and a list or tuple)
+            return union_elements([v for v in (left, right) if isinstance(v, JaxVal)])
         if isinstance(left, JaxVal) or isinstance(right, JaxVal):
             return self._operate(node, [left, right], st)
         return None

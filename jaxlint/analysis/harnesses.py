@@ -170,12 +170,14 @@ class Harnesses:
                     only_compile(notes)):
                 use.names_compile_only = True
         if reshaped is not None and use.new_shape is None and not recompiled and (
-                ((once or ONCE in keyword) and not self._names_compile(here, line))
+                ((once or ONCE in keyword) and not self._names_compile(here, line,
+                                                                         before=before))
                 or self._figure_holds_first_run(report, source, keyword, fixture, here, line,
-                                                single_counts=True)):
+                                                single_counts=True, before=before)):
             use.new_shape = reshaped
         if first and use.first_compile is None and not recompiled and (
-                self._figure_holds_first_run(report, source, keyword, fixture, here, line)):
+                self._figure_holds_first_run(report, source, keyword, fixture, here, line,
+                                             before=before)):
             use.first_compile = first[0]
             # the name the timed code calls it by (``selu_jit``), for the message
             code = stmt[0].evaluated_value if isinstance(stmt[0], cst.SimpleString) else (
@@ -187,13 +189,17 @@ class Harnesses:
                     break
 
     def _names_compile(self: FlowAnalysis, stmt: cst.CSTNode, line: cst.CSTNode,
-                       text: str | None = None) -> bool:
-        """Whether the harness's statement (``text``, its code) or a comment on its line or
-        just above it names the compile (``compile_time = timeit.timeit(...)``, ``# the
-        first call compiles the function: rerun the cell``): a compile measured knowingly."""
+                       text: str | None = None, before: cst.CSTNode | None = None) -> bool:
+        """Whether the harness's statement (``text``, its code), a comment on its line or
+        just above it, or a message printed just before it (``before``, a line that only
+        prints text) names the compile (``compile_time = timeit.timeit(...)``, ``# the
+        first call compiles the function: rerun the cell``, ``print("JIT (with
+        compile-time):")``): a compile measured knowingly, as a region's heading says."""
         if text is None:
             text = self.module.code_for_node(stmt)
         notes = text + " " + comments_of(line, above=True)
+        if isinstance(before, cst.SimpleStatementLine) and only_words(before):
+            notes += " " + self.module.code_for_node(before)
         return bool(COMPILE_WORDS.search(notes)) and not EXCLUDES_COMPILE.search(notes)
 
     def _new_shape_in_harness(self: FlowAnalysis, st: State
@@ -213,7 +219,8 @@ class Harnesses:
     def _figure_holds_first_run(self: FlowAnalysis, report: cst.Call, source: cst.Call,
                                 keyword: dict[str, tuple[cst.BaseExpression, Value]],
                                 fixture: bool, stmt: cst.CSTNode, line: cst.CSTNode,
-                                single_counts: bool = False) -> bool:
+                                single_counts: bool = False,
+                                before: cst.CSTNode | None = None) -> bool:
         """Whether the figure a harness reports holds its first timed run (where a jitted
         function called for the first time compiles): ``timeit.timeit`` sums every run;
         ``timeit.repeat`` too, unless only the best repeat is used (``min(times)``);
@@ -231,7 +238,7 @@ class Harnesses:
         attr = func.attr.value if isinstance(func, cst.Attribute) else (
             func.value if isinstance(func, cst.Name) else "")
         text = self.module.code_for_node(stmt)
-        if self._names_compile(stmt, line, text):
+        if self._names_compile(stmt, line, text, before):
             return False
         counts: list[cst.BaseExpression | str | None] = []  # what the figure averages over
         if attr in ("run_line_magic", "run_cell_magic"):

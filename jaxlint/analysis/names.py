@@ -71,7 +71,22 @@ TRANSFERS = frozenset(
         "builtins.str",
         "builtins.repr",
         "builtins.format",
+        # pretty-printing formats the value, as ``print`` does
+        "pprint.pprint",
+        "pprint.pformat",
+        "pprint.pp",
     }
+)
+
+# Functions whose output's shape is their input's values (``jnp.nonzero(mask)``, the indices
+# where it is true): without ``size=`` JAX reads the input on the host to know the shape,
+# which waits for it, and puts the answer on the device; with ``size=`` (a fixed shape) it
+# is one more computation dispatched. ``jnp.where`` given only a condition is ``nonzero``.
+VALUE_SHAPED_CALLS = frozenset(
+    f"jax.numpy.{n}" for n in ("nonzero", "flatnonzero", "argwhere", "unique", "unique_all",
+                               "unique_counts", "unique_inverse", "unique_values",
+                               "union1d", "intersect1d", "setdiff1d", "setxor1d",
+                               "compress", "extract")
 )
 
 # Methods of a JAX array that copy it to the host.
@@ -229,10 +244,12 @@ FILL_CALLS = frozenset(
 # from it (``jnp.asarray(logs["step"])``); given one, they may compute (a dtype conversion).
 TO_DEVICE_CALLS = frozenset({"jax.numpy.asarray", "jax.numpy.array", "jax.device_put"})
 # ... and calls that select or rearrange elements without arithmetic over them
-# (``x = jnp.where(err < 0.1, x, jnp.nan)`` after a host read of ``err``).
+# (``x = jnp.where(err < 0.1, x, jnp.nan)`` after a host read of ``err``), or join arrays
+# into one (``jnp.concatenate([prompt] + generated, axis=1)`` of tokens already read).
 REARRANGE_CALLS = frozenset(
     f"jax.numpy.{n}" for n in ("where", "reshape", "ravel", "transpose", "squeeze",
-                               "expand_dims", "nan_to_num")
+                               "expand_dims", "nan_to_num", "concatenate", "stack",
+                               "hstack", "vstack", "dstack", "column_stack", "append")
 )
 
 # Calls that join arrays into a longer one (``jax.numpy.`` or ``numpy.``): an array rebound
