@@ -367,7 +367,7 @@ class Resolver:
                 else:
                     data = _read(candidate)
                     table = _table(data, candidate)
-                    if table is not None and foreign(table):
+                    if isinstance(table, dict) and foreign(table):
                         keys = ", ".join(sorted(str(k) for k in table)[:3])
                         self.warn(f"jaxlint: warning: ignoring [tool.jaxlint] in {candidate}:"
                                   f" none of its keys ({keys}) nor any code in it is this "

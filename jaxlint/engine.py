@@ -27,6 +27,7 @@ from jaxlint.rules import RULES, FileContext
 from jaxlint.settings import Settings, might_matter
 
 if TYPE_CHECKING:
+    from jaxlint.chunks import ChunkCache
     from jaxlint.fixer import Prepared
 
 Source = str | bytes
@@ -58,9 +59,13 @@ def enabled(code: str, select: Collection[str] | None, ignore: Collection[str] |
     return not (ignore and code.startswith(tuple(ignore)))
 
 
-def parse(source: Source) -> cst.Module:
+def parse(source: Source, chunks: ChunkCache | None = None) -> cst.Module:
+    """libcst's tree of ``source``; with ``chunks`` (text only), made of the top-level
+    statements' trees kept from earlier versions of the text where they did not change."""
     check_nesting(source)  # libcst's native parser crashes on very deep nesting
     try:
+        if chunks is not None and isinstance(source, str):
+            return chunks.parse(source)
         return cst.parse_module(source)
     except cst.ParserSyntaxError as exc:
         # Python's own message and position read better than the parser's; use them if any.
@@ -93,7 +98,7 @@ def _analyse(
         data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
         if data.lstrip()[:1] != b"{" and not carries(path, data):
             return None, []
-    module = parse(source)
+    module = parse(source, settings.chunks)
     # The text as parsed (libcst round-trips it exactly); decoding is far cheaper than
     # generating it back from the tree with ``module.code``.
     text = source if isinstance(source, str) else source.decode(module.encoding)

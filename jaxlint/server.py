@@ -53,6 +53,7 @@ from jaxlint.finding import Finding
 from jaxlint.settings import Settings, for_file
 
 if TYPE_CHECKING:
+    from jaxlint.chunks import ChunkCache
     from jaxlint.engine import FixPreviews
 
 SOURCE = "jaxlint"
@@ -108,6 +109,9 @@ class JaxlintServer(LanguageServer):
         self.modules_stale = False
         self.warned: set[str] = set()
         self.versions: dict[str, int | None] = {}  # uri -> the newest version received
+        # uri -> the trees of its top-level statements as last parsed: an edit parses only
+        # the statements it changed (``jaxlint.chunks``); dropped when the document closes
+        self.chunks: dict[str, ChunkCache] = {}
         self.lint_lock = threading.Lock()  # one lint (or fix) at a time
         self._results_lock = threading.Lock()
         self.workers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="jaxlint")
@@ -141,7 +145,12 @@ class JaxlintServer(LanguageServer):
             from jaxlint.project import forget_reads
 
             forget_reads(self.modules)
-            found = _lint(path, text, self.modules)
+            chunks = self.chunks.get(uri)
+            if chunks is None:
+                from jaxlint.chunks import ChunkCache
+
+                chunks = self.chunks[uri] = ChunkCache()
+            found = _lint(path, text, self.modules, chunks)
             with self._results_lock:
                 self.results[uri] = found
             return found
@@ -204,7 +213,8 @@ def _scope(path: str, modules: dict[str, dict[str, object]]) -> _Scope:
     return _Scope(for_file(path, config, modules), None, tuple(warnings))
 
 
-def _lint(path: str, text: str, modules: dict[str, dict[str, object]]) -> _Result:
+def _lint(path: str, text: str, modules: dict[str, dict[str, object]],
+          chunks: ChunkCache | None = None) -> _Result:
     from jaxlint.engine import FixPreviews
 
     scope = _scope(path, modules)
@@ -212,7 +222,7 @@ def _lint(path: str, text: str, modules: dict[str, dict[str, object]]) -> _Resul
         return _Result(text, [], {}, scope.problem, scope.warnings)
     index = scope.settings.index
     try:
-        previews = FixPreviews(text, path, scope.settings)
+        previews = FixPreviews(text, path, replace(scope.settings, chunks=chunks))
     except SourceError as exc:
         if exc.message.startswith(_SYNTAX):
             return _Result(text, [], {}, None, scope.warnings)
@@ -410,6 +420,7 @@ def build_server() -> JaxlintServer:
             timer.cancel()
         ls.versions.pop(uri, None)
         ls.forget(uri)
+        ls.chunks.pop(uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
             uri=uri, diagnostics=[]))
 

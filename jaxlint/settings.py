@@ -45,6 +45,10 @@ class Settings:
     # The project's line length (ruff's or black's): a fix's new line longer than this is
     # written over several lines, as ruff format would.
     line_length: int = 88
+    # A ``jaxlint.chunks.ChunkCache``: the text is parsed again only in the top-level
+    # statements that changed since it was last parsed (the editor server's, one per
+    # document); None: the whole text is parsed.
+    chunks: Any = None
 
 
 def _compile() -> tuple[tuple[re.Pattern[bytes], ...], tuple[re.Pattern[bytes], ...],
