@@ -41,6 +41,8 @@ ROUNDS: dict[str, Callable[[dict], bool]] = {
     "27 of 2026-12-05 (L17-L19)": lambda e: e.get("labeller") in ("L17", "L18", "L19"),
     "41 of 2026-12-06 (L20-L25)": lambda e: e.get("added") == "2026-12-06",
     "36 of 2026-12-07 (L26-L30)": lambda e: e.get("added") == "2026-12-07",
+    "35 of 2026-12-07, later (L31-L35)": lambda e: e.get("labeller") in ("L31", "L32", "L33",
+                                                                          "L34", "L35"),
 }
 
 
