@@ -261,7 +261,7 @@ def foreign(table: object) -> bool:
     return not any(_OUR_CODE.fullmatch(s.strip()) for s in _strings_in(table))
 
 
-_OUR_CODE = re.compile(r"JAX\d*", re.IGNORECASE)
+_OUR_CODE = re.compile(r"JAX\d*")  # (codes are case-sensitive: "jax" is no code of ours)
 
 
 def untrusted(path: str) -> str | None:

@@ -90,6 +90,7 @@ name = "md"
 
 [tool.jaxlint]
 # JL010: float64 is required throughout
+target = "jax"
 [tool.jaxlint.per_file_ignores]
 "tests/**" = ["JD001", "JD002"]
 "src/**" = ["JL010"]
@@ -101,8 +102,8 @@ name = "md"
     config = tmp_path / "pyproject.toml"
     assert result.stderr.splitlines()[0] == (
         f"jaxlint: warning: ignoring [tool.jaxlint] in {config}: none of its keys "
-        "(per_file_ignores) nor any code in it is this jaxlint's (another tool of that name "
-        "reads the same table)")
+        "(per_file_ignores, target) nor any code in it is this jaxlint's (another tool of "
+        "that name reads the same table)")
     # one of our codes in it makes it ours, and its unknown key an error
     write(tmp_path, "pyproject.toml",
           '[tool.jaxlint.per_file_ignores]\n"src/**" = ["JAX101"]\n')

@@ -488,8 +488,8 @@ class Calls:
                 for v in jax_args:
                     self._sync(v, st, transfer=True)
             out = self._dispatch(node, values, st)
-            if q in names.FILL_CALLS or (q in names.REARRANGE_CALLS and not value_shaped) or (
-                    q in names.TO_DEVICE_CALLS and not jax_args) or value_shaped:
+            if q in names.FILL_CALLS or q in names.REARRANGE_CALLS or value_shaped or (
+                    q in names.TO_DEVICE_CALLS and not jax_args):
                 self.fill_sites.add(node)
             elif q in names.TO_DEVICE_CALLS:
                 self.fill_sites.discard(node)  # (given a JAX value here: not only a copy)

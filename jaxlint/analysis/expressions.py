@@ -35,7 +35,9 @@ if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
 
 
+# a list or tuple written out: ``+`` or ``*`` with one on either side is the sequence's
 _SEQUENCE_LITERALS = (cst.List, cst.Tuple, cst.ListComp)
+
 
 class Expressions:
     """The expressions part of ``FlowAnalysis`` (see the module docstring)."""
