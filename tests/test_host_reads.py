@@ -143,3 +143,37 @@ def test_an_element_of_a_list_made_of_a_parameter_is_no_device_work(listed: str)
     # copies every loss to the host, so the region is synced through a copy (JAX104)
     found = lint_source(ZIP_ON_HOST.format(listed=listed), "curves.py")
     assert [(f.code, f.line) for f in found] == [("JAX104", 29)], found
+
+
+VALUE_SHAPED = """\
+import time
+
+import jax
+import jax.numpy as jnp
+
+step = jax.jit(lambda x: x * 2)
+x = jnp.ones(1000)
+step(x).block_until_ready()
+
+t0 = time.perf_counter()
+y = step(x)
+out = {call}
+print(time.perf_counter() - t0)
+"""
+
+
+@pytest.mark.parametrize("call, code", [
+    # the output's shape is the input's values: the input is read on the host first
+    ("jnp.nonzero(y > 1)", "JAX104"),
+    ("jnp.unique(y)", "JAX104"),
+    ("jnp.argwhere(y)", "JAX104"),
+    ("jnp.where(y > 1)", "JAX104"),
+    # a fixed shape: one more computation dispatched, nothing read
+    ("jnp.nonzero(y > 1, size=8)", "JAX101"),
+    ("jnp.unique(y, size=8, fill_value=0)", "JAX101"),
+    ("jnp.where(y > 1, y, 0.0)", "JAX101"),
+    ("jnp.where(*(y > 1, y, 0.0))", "JAX101"),
+])
+def test_a_value_shaped_call_without_size_reads_its_input(call: str, code: str) -> None:
+    found = lint_source(VALUE_SHAPED.format(call=call), "bench.py")
+    assert [(f.code, f.line) for f in found] == [(code, 13)], found

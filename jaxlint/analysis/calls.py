@@ -481,7 +481,7 @@ class Calls:
             value_shaped = not any(a.keyword is not None and a.keyword.value == "size"
                                    for a in node.args) and (
                 q in names.VALUE_SHAPED_CALLS
-                or (q == "jax.numpy.where" and len(node.args) == 1))
+                or (q == "jax.numpy.where" and len(node.args) == 1 and not node.args[0].star))
             if value_shaped:
                 # the output's shape is the input's values: read on the host first
                 # (``names.VALUE_SHAPED_CALLS``), then the answer put on the device
