@@ -108,6 +108,9 @@ class ChunkCache:
         self.size = size
         self._parsed: OrderedDict[tuple[str, bool], list[_Part]] = OrderedDict()
         self._lock = threading.Lock()  # (the server lints in worker threads)
+        # the text last parsed and CPython's tree of it, which the analysis of that text
+        # reads too (``tree_of``): parsed once
+        self._last: tuple[str, ast.Module] | None = None
 
     def _chunk(self, text: str, first: bool, occurrence: int) -> _Part:
         key = (text, first)
@@ -167,6 +170,11 @@ class ChunkCache:
             while len(self._parsed) > self.size:
                 self._parsed.popitem(last=False)
 
+    def tree_of(self, source: str) -> ast.Module | None:
+        """CPython's tree of ``source`` if it is the text last parsed, else None."""
+        last = self._last
+        return last[1] if last is not None and last[0] == source else None
+
     def parse(self, source: str) -> cst.Module:
         """libcst's module of ``source``; raises what ``cst.parse_module`` raises."""
         try:
@@ -175,6 +183,7 @@ class ChunkCache:
                 tree = ast.parse(source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return cst.parse_module(source)
+        self._last = (source, tree)
         lines = _lines(source)
         cuts = cut_points(tree, lines)
         if len(cuts) < 2 or source.startswith("\ufeff") or not source.endswith(("\n", "\r")):

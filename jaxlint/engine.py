@@ -188,7 +188,7 @@ def _follow_callers(flow: FlowAnalysis, path: str, settings: Settings) -> None:
 def _report(module: cst.Module, text: str, noqa: NoqaIndex, path: str, settings: Settings
             ) -> list[tuple[Finding, FixPlan | None]]:
     flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text,
-                        path)
+                        path, settings.chunks.tree_of(text) if settings.chunks else None)
     with charging(flow):
         flow.run()
         _follow_callers(flow, path, settings)

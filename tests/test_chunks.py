@@ -106,3 +106,26 @@ def test_findings_and_fixes_are_the_same_after_edits(path: Path) -> None:
         assert chunked.findings == whole.findings
         assert [chunked.fixed(i) for i in range(len(chunked.findings))] == [
             whole.fixed(i) for i in range(len(whole.findings))]
+
+
+def test_cpython_parses_the_text_once_for_the_cut_and_the_analysis(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the tree the cut was made from is the one the analysis reads (generators, names
+    # read late, positions): not parsed a second time on each edit
+    import ast
+
+    text = (ROOT / "fixtures/JAX101/decode_joined.py").read_text(encoding="utf-8")
+    parse = ast.parse
+    whole: list[str] = []
+
+    def counting(source, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if source in (text, text + "# an edit\n"):
+            whole.append(source)
+        return parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", counting)
+    cache = ChunkCache()
+    for version in (text, text + "# an edit\n"):
+        whole.clear()
+        assert FixPreviews(version, "bench.py", Settings(chunks=cache)).findings
+        assert whole == [version]

@@ -478,10 +478,11 @@ class Calls:
                 self.why[node] = ("retrace", q)
                 self.recompile_why[node] = ("retrace", q)
                 self._recompiles(node, "retrace")
-            value_shaped = not any(a.keyword is not None and a.keyword.value == "size"
-                                   for a in node.args) and (
+            value_shaped = (
                 q in names.VALUE_SHAPED_CALLS
-                or (q == "jax.numpy.where" and len(node.args) == 1 and not node.args[0].star))
+                or (q == "jax.numpy.where" and len(node.args) == 1 and not node.args[0].star)
+            ) and not any(a.keyword is not None and a.keyword.value == "size"
+                          for a in node.args)
             if value_shaped:
                 # the output's shape is the input's values: read on the host first
                 # (``names.VALUE_SHAPED_CALLS``), then the answer put on the device

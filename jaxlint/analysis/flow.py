@@ -110,9 +110,11 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
 
     def __init__(self, module: cst.Module, extras: names.Extras = names.NO_EXTRAS,
                  index: Mapping[str, Value] | None = None, module_name: str | None = None,
-                 code: str | None = None, path: str | None = None) -> None:
+                 code: str | None = None, path: str | None = None,
+                 cpython: ast.Module | None = None) -> None:
         """``code``: the module's text, if the caller has it (saves generating it);
-        ``path``: where the file is, as the user named it (``compiles.measures_speed``)."""
+        ``path``: where the file is, as the user named it (``compiles.measures_speed``);
+        ``cpython``: CPython's tree of ``code``, if the caller parsed it already."""
         self.module = module
         self.path = path
         self._class_names: dict[cst.CSTNode, list[str]] | None = None  # _classes_of
@@ -137,8 +139,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._call_texts: dict[cst.CSTNode, str] = {}  # see Calls._first_call
         # per function name, whether its definitions are generators (see _is_generator)
         self._verdicts: dict[str, frozenset[bool]] | None = None
-        self._cpython: ast.Module | None = None  # see cpython_tree
-        self._cpython_parsed = False
+        self._cpython: ast.Module | None = cpython  # see cpython_tree
+        self._cpython_parsed = cpython is not None
         # Every ``a`` and ``a.b`` that is the start of a dotted name ever bound (``a.b.c``):
         # rebinding a name that is none of them has no attribute paths to forget, which
         # keeps binding constant-time in modules with thousands of names.
