@@ -17,8 +17,7 @@ from collections.abc import Iterable
 
 from jaxlint.finding import Finding
 from jaxlint.noqa import INLINE
-
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+from jaxlint.text_lines import split_lines
 
 
 def _scan(text: str) -> tuple[dict[int, int], dict[int, int]]:
@@ -57,7 +56,7 @@ def add_noqa(text: str, findings: Iterable[Finding]) -> tuple[str, int]:
         wanted.setdefault(line, set()).add(f.code)
     if not wanted:
         return text, 0
-    lines = _LINE.findall(text)
+    lines = split_lines(text)
     changed = 0
     for n, codes in wanted.items():
         if not 1 <= n <= len(lines):
@@ -115,7 +114,7 @@ def add_noqa_notebook(data: bytes, findings: Iterable[Finding]) -> tuple[bytes, 
     changed = 0
     for (cell, line), codes in sorted(wanted.items()):
         lines = sources.get(cell)
-        texts = cell_lines(virtual.sources[cell]) if lines is None else _LINE.findall(lines)
+        texts = cell_lines(virtual.sources[cell]) if lines is None else split_lines(lines)
         raw = texts[line - 1]
         body = raw.rstrip("\r\n")
         _, comments = _scan(body + "\n")

@@ -41,12 +41,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
-
-
-def _lines(text: str) -> list[str]:
-    """The text's lines with their ends, cut where Python's tokenizer cuts them."""
-    return _LINE.findall(text)
+from jaxlint.text_lines import split_lines
 
 
 def _first_line(node: ast.stmt) -> int:
@@ -184,7 +179,7 @@ class ChunkCache:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return cst.parse_module(source)
         self._last = (source, tree)
-        lines = _lines(source)
+        lines = split_lines(source)
         cuts = cut_points(tree, lines)
         if len(cuts) < 2 or source.startswith("\ufeff") or not source.endswith(("\n", "\r")):
             # (libcst reads a last line without its line end differently alone)

@@ -46,6 +46,7 @@ from jaxlint.analysis.names import NO_EXTRAS, Extras
 from jaxlint.errors import SourceError
 from jaxlint.finding import Finding
 from jaxlint.settings import Settings, might_matter
+from jaxlint.text_lines import split_lines
 
 if TYPE_CHECKING:
     from jaxlint.engine import FixResult
@@ -57,7 +58,6 @@ _FLAGS = ast.PyCF_ONLY_AST | getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # Python's own line ends; str.splitlines() also splits at \f, \v, U+2028 and others, which
 # are not line ends in Python source (a U+2028 inside a string literal is just a character).
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 # IPython's prompt strippers (classic ``>>>`` / ``...`` and ``In [1]:`` / ``...:``)
 _CLASSIC_FIRST = re.compile(r"^>>>( |$)")
 _CLASSIC = re.compile(r"^(>>>|\.\.\.)( |$)")
@@ -125,7 +125,7 @@ def _source(cell: dict[str, object], number: int) -> str:
         raise NotebookError(f"cell {number}: source is not text (a string or a list of strings)")
     bad = _SURROGATE.search(text)
     if bad is not None:
-        line = len(_LINE.findall(text[:bad.start()] + "x"))
+        line = len(split_lines(text[:bad.start()] + "x"))
         raise NotebookError(f"cell {number}, line {line}: lone surrogate U+{ord(bad.group()):04X}"
                             " (not valid Unicode; IPython cannot run this cell)")
     if "\0" in text:
@@ -165,7 +165,7 @@ class _Src:
 
 def _lines(text: str) -> list[_Src]:
     out = []
-    for no, raw in enumerate(_LINE.findall(text), 1):
+    for no, raw in enumerate(split_lines(text), 1):
         content = raw.rstrip("\r\n")
         out.append(_Src(no, content, raw[len(content):]))
     return out
@@ -1037,7 +1037,7 @@ def fix_notebook(data: bytes, path: str, unsafe_fixes: bool, settings: Settings)
 
 def cell_lines(source: str) -> list[str]:
     """A cell's source as its lines, each with its line end (Python's line ends only)."""
-    return list(_LINE.findall(source))
+    return list(split_lines(source))
 
 
 def _set_sources(nb: dict[str, object], sources: dict[int, str]) -> None:

@@ -15,6 +15,8 @@ import bisect
 import json
 import re
 
+from jaxlint.text_lines import split_lines
+
 # A JSON string (as stored, escapes and all), a structural character, or a bare word
 # (number, true, false, null); whitespace between them is skipped by finditer.
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+', re.S)
@@ -22,7 +24,6 @@ _ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}|\\.|.", re.S)
 # A character beyond U+FFFF escaped as a surrogate pair is one character decoded.
 _HIGH = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
 _LOW = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 class Placer:
@@ -89,7 +90,7 @@ class Placer:
         if not pieces:
             return None
         source = "".join(p[2] for p in pieces)
-        lines = _LINE.findall(source)
+        lines = split_lines(source)
         if not 1 <= line <= max(len(lines), 1):
             return None
         target = sum(len(s) for s in lines[:line - 1]) + max(col, 0)

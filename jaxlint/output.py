@@ -37,6 +37,7 @@ from typing import Any
 
 from jaxlint import __version__
 from jaxlint.finding import FileError, Finding
+from jaxlint.text_lines import split_lines
 
 # json, difflib, pathlib and urllib are imported where used: the plain text output of a
 # clean pre-commit run needs none of them, and start-up time is most of such a run.
@@ -52,7 +53,6 @@ Sources = Callable[[str], "str | None"]
 Places = Callable[[str, int, int, int], "tuple[int, int] | None"]
 
 # Python (and libcst) end a line at \r\n, \r or \n only; str.splitlines also splits on \f etc.
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 def render(
@@ -336,7 +336,7 @@ def gitlab(findings: Iterable[Finding], errors: Iterable[FileError] = (),
 
 
 def _lines(text: str) -> list[str]:
-    return _LINE.findall(text)
+    return split_lines(text)
 
 
 def _strip_eol(line: str) -> str:

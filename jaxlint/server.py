@@ -51,6 +51,7 @@ from jaxlint.errors import SourceError
 from jaxlint.files import Excluder
 from jaxlint.finding import Finding
 from jaxlint.settings import Settings, for_file
+from jaxlint.text_lines import split_lines
 
 if TYPE_CHECKING:
     from jaxlint.chunks import ChunkCache
@@ -95,7 +96,7 @@ class _Result:
 def lsp_lines(text: str) -> list[str]:
     """The lines of ``text`` as the protocol counts them: broken at ``\n``, ``\r\n`` and
     ``\r`` only, each with its line break."""
-    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
+    return split_lines(text)
 
 
 class JaxlintServer(LanguageServer):
