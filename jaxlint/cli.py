@@ -169,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", metavar="PATH:LINE",
                    help="explain the findings at this line (in a notebook PATH:CELL:LINE): "
                    "the timed region, the JAX work still running at the stop and why it is "
-                   "JAX work")
+                   "JAX work; where there is none, why not")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on stderr")
     p.add_argument(PRE_COMMIT, action="store_true",
                    help="as the first argument only, as the pre-commit hooks run: the "
@@ -732,7 +732,7 @@ def _once(args: argparse.Namespace) -> int:
     if run.interrupted:
         return _interrupted(run, args)
     if getattr(args, "explain_at", None) is not None:
-        return _explain(run, args.explain_at)
+        return _explain(run, args.explain_at, files, args)
     if args.add_noqa:
         return _add_noqa(run, args)
     failed = _report(run, args)
@@ -930,8 +930,11 @@ def _explain_target(text: str, parser: argparse.ArgumentParser
         raise  # not reached: error() exits
 
 
-def _explain(run: Run, at: tuple[int | None, int]) -> int:
-    """Print each finding at the line with its evidence; 0 if there is one."""
+def _explain(run: Run, at: tuple[int | None, int], files: list[tuple[str, Config]],
+             args: argparse.Namespace) -> int:
+    """Print each finding at the line with its evidence; 0 if there is one. Where there is
+    none, why not (``jaxlint.quiet``): where the file or the region was lost, or what the
+    analysis concluded about the timing there."""
     for e in run.errors:
         print(output.error_line(e), file=sys.stderr)
     cell, line = at
@@ -940,13 +943,64 @@ def _explain(run: Run, at: tuple[int | None, int]) -> int:
         print(f"{output.printable(f.location)}: {f.code} {output.printable(f.message)}")
         for text in (f.explanation or "(no further evidence recorded)").splitlines():
             print("    " + output.printable(text))
-    if run.errors:
-        return EXIT_ERROR  # the file could not be checked: its error line says why
+    # the file could not be checked (its error line says why); a notebook's other cell
+    # that does not parse leaves this one checked
+    whole = any(e.cell is None or e.cell == cell for e in run.errors)
+    if run.errors and (found or whole):
+        return EXIT_ERROR
     if not found:
         where = f"cell {cell}, line {line}" if cell is not None else f"line {line}"
         print(f"jaxlint: no finding at {where}", file=sys.stderr)
-        return EXIT_FINDINGS
+        if files:
+            path, config = files[0]
+            try:
+                why = _why_quiet(path, config, args, cell, line)
+            except SourceError as exc:
+                why = [f"(why not could not be told: {exc.message})"]
+            except OSError as exc:
+                why = [f"(why not could not be told: {exc.strerror or exc})"]
+            place = f"cell {cell}:{line}" if cell is not None else str(line)
+            print(f"{output.printable(path)}:{place}: no finding")
+            for text in why:
+                print("    " + output.printable(text))
+        return EXIT_ERROR if run.errors else EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _why_quiet(path: str, config: Config, args: argparse.Namespace, cell: int | None,
+               line: int) -> list[str]:
+    """``jaxlint.quiet.reasons`` for a line of a file or of a notebook's cell."""
+    data = read(path)
+    settings = _settings(path, args, config, {})
+    if not path.endswith(".ipynb"):
+        if not might_matter(data, config.extras, project=not args.no_index):
+            from jaxlint.quiet import SKIPPED_BY_PREFILTER
+
+            return [SKIPPED_BY_PREFILTER]  # (before libcst is imported)
+        from jaxlint.quiet import reasons
+
+        return reasons(data, path, settings, line)
+    from jaxlint.notebook import build, load, may_matter, placed
+
+    virtual = build(load(data, path), path, strict=False)
+    if cell is None:
+        return ["a notebook's line is asked for as PATH:CELL:LINE (its cell, counted from 1 "
+                "as jaxlint reports it)."]
+    if cell in virtual.broken:
+        return [f"cell {cell} does not parse ({virtual.broken[cell].message}), so it is "
+                "not analysed."]
+    at = [i + 1 for i, v in enumerate(virtual.lines) if v.cell == cell and v.line == line]
+    if not at:
+        return [f"cell {cell} has no line {line} of code."]
+    if not may_matter(virtual, config.extras, project=not args.no_index):
+        from jaxlint.quiet import SKIPPED_BY_PREFILTER
+
+        return [SKIPPED_BY_PREFILTER]
+    from jaxlint.quiet import reasons
+
+    why = reasons(virtual.text, path, replace(settings, shown=virtual.shown, prefilter=False),
+                  at[0])
+    return [placed(text, virtual) for text in why]
 
 
 def _status(run: Run, args: argparse.Namespace) -> int:

@@ -695,8 +695,8 @@ def build(nb: dict[str, object], path: str = "", strict: bool = True) -> Virtual
 
 
 # ------------------------------------------------------------------------------ linting
-def _to_cell(f: Finding, virtual: Virtual) -> Finding:
-    # Messages and evidence name lines of the joined source: name cells and lines instead.
+def placed(text: str, virtual: Virtual) -> str:
+    """``text`` with each "line N" of the joined source named as its cell and line."""
     def place(m: re.Match[str]) -> str:
         n = int(m.group(2))
         if not 1 <= n <= len(virtual.lines):
@@ -704,8 +704,13 @@ def _to_cell(f: Finding, virtual: Virtual) -> Finding:
         v = virtual.lines[n - 1]
         return f"{m.group(1)}cell {v.cell}, line {v.line}"
 
-    message = _LINE_REF.sub(place, f.message)
-    explanation = _LINE_REF.sub(place, f.explanation) if f.explanation else f.explanation
+    return _LINE_REF.sub(place, text)
+
+
+def _to_cell(f: Finding, virtual: Virtual) -> Finding:
+    # Messages and evidence name lines of the joined source: name cells and lines instead.
+    message = placed(f.message, virtual)
+    explanation = placed(f.explanation, virtual) if f.explanation else f.explanation
     region, cells = None, None
     if f.region is not None and all(1 <= n <= len(virtual.lines) for n in f.region):
         first, last = (virtual.lines[n - 1] for n in f.region)

@@ -50,8 +50,9 @@ def test_explain_a_helper_and_a_wrong_sync() -> None:
 def test_explain_a_line_without_finding_says_so() -> None:
     proc = jaxlint("--explain", "fixtures/JAX101/callables_in_dict.py:3")
     assert proc.returncode == 1
-    assert proc.stdout == ""
     assert proc.stderr.strip() == "jaxlint: no finding at line 3"
+    assert proc.stdout.splitlines()[0] == "fixtures/JAX101/callables_in_dict.py:3: no finding"
+    assert "No timed region ends at line 3" in proc.stdout
     bad = jaxlint("--explain", "fixtures/JAX101/callables_in_dict.py")
     assert bad.returncode == 2 and "--explain wants PATH:LINE" in bad.stderr
 
@@ -147,3 +148,116 @@ def test_a_compile_in_nested_regions_is_explained_with_the_innermost(tmp_path: P
     assert [(f["line"], f["region"]["stop"]["line"]) for f in found] == [(10, 12)], proc.stdout
     proc = jaxlint("--explain", f"{script}:10")
     assert "started at line 8 and read again at line 12" in proc.stdout, proc.stdout
+
+
+# ``--explain`` on a line with no finding says where the analysis lost it, or what it
+# concluded: a user who thinks a timing is wrong learns whether jaxlint judged it correct or
+# could not see the work (``jaxlint.quiet``).
+UNSEEN = """\
+import time
+import jax.numpy as jnp
+from agents import Agent
+
+agent = Agent()
+x = jnp.ones(3)
+t0 = time.perf_counter()
+y = agent.act(x)
+t1 = time.perf_counter()
+print(t1 - t0)
+"""
+
+SYNCED = """\
+import time
+import jax
+import jax.numpy as jnp
+
+f = jax.jit(lambda x: x + 1)
+x = jnp.ones(3)
+f(x).block_until_ready()
+t0 = time.perf_counter()
+y = f(x)
+y.block_until_ready()
+t1 = time.perf_counter()
+print(t1 - t0)
+t0 = time.perf_counter()
+y = f(x)
+t1 = time.perf_counter()  # noqa: JAX101
+print(t1 - t0)
+"""
+
+
+def _why(tmp_path: Path, name: str, text: str, at: str, *extra: str):  # type: ignore[no-untyped-def]
+    (tmp_path / name).write_text(text)
+    return run(sys.executable, "-m", "jaxlint", "--no-cache", *extra, "--explain",
+               f"{name}:{at}", cwd=tmp_path)
+
+
+def test_why_quiet_names_the_calls_jaxlint_could_not_see_into(tmp_path: Path) -> None:
+    proc = _why(tmp_path, "bench.py", UNSEEN, "9")
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "bench.py:9: no finding"
+    assert lines[1] == ("    The timed region from line 7 to line 9: jaxlint sees no JAX work "
+                        "in it that is still running when the clock is read.")
+    assert "`agent.act(x)` (line 8: a method of an object whose class jaxlint does not " \
+        "know)" in lines[2]
+    # a line inside the region is answered for the region it is in
+    inner = _why(tmp_path, "bench.py", UNSEEN, "8")
+    assert "This line is inside the timed region from line 7 to line 9" in inner.stdout
+    assert "`agent.act(x)`" in inner.stdout
+    # a line outside any region says where the regions end
+    outer = _why(tmp_path, "bench.py", UNSEEN, "5")
+    assert "No timed region ends at line 5" in outer.stdout
+    assert "Timed regions in this file end at line 9." in outer.stdout
+
+
+def test_why_quiet_says_what_waits_and_what_silences(tmp_path: Path) -> None:
+    proc = _why(tmp_path, "bench.py", SYNCED, "11")
+    assert proc.returncode == 1
+    assert ("The timed region from line 8 to line 11: its JAX work is waited for before the "
+            "clock is read, by the sync at line 10.") in proc.stdout
+    silenced = _why(tmp_path, "bench.py", SYNCED, "15")
+    assert "JAX101 (timer stops before JAX work finishes: `y` is still being computed" \
+        in silenced.stdout
+    assert "the `# noqa` comment on this line silences it" in silenced.stdout
+    # the same region without its noqa, with the rule left out on the command line
+    unselected = _why(tmp_path, "bench.py", SYNCED.replace("  # noqa: JAX101", ""), "15",
+                      "--ignore", "JAX101")
+    assert "JAX101 (timer stops" in unselected.stdout
+    assert "the rule is not selected for this file" in unselected.stdout
+
+
+def test_why_quiet_for_a_file_never_analysed(tmp_path: Path) -> None:
+    proc = _why(tmp_path, "plain.py", "import jax\nx = 1\nprint(x)\n", "2")
+    assert proc.returncode == 1
+    assert "jaxlint did not analyse this file: it reads no clock that jaxlint knows" \
+        in proc.stdout
+    # a module of a project that never imports jax and that no JAX value reaches
+    (tmp_path / "pyproject.toml").write_text("")
+    torch = "import time\nimport torch\nm = torch.nn.Linear(2, 2)\nt0 = time.time()\n" \
+        "y = m(torch.ones(2))\nprint(time.time() - t0)\n"
+    other = _why(tmp_path, "trainer.py", torch, "6")
+    assert "jaxlint did not analyse this module: it never imports jax" in other.stdout
+
+
+def test_why_quiet_in_a_notebook_with_a_broken_cell(tmp_path: Path) -> None:
+    cells = [
+        ("code", "import time\nimport jax, jax.numpy as jnp\nf = jax.jit(lambda x: x * 2)\n"
+                 "x = jnp.ones(10)\n"),
+        ("markdown", "Timing"),
+        ("code", "t0 = time.time()\ny = f(x)\ny.block_until_ready()\n"
+                 "print(time.time() - t0)\n"),
+        ("code", "def broken(:\n"),
+    ]
+    nb = {"cells": [{"cell_type": kind, "metadata": {}, "source": src,
+                     **({"outputs": [], "execution_count": None} if kind == "code" else {})}
+                    for kind, src in cells],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    proc = _why(tmp_path, "nb.ipynb", json.dumps(nb), "3:4")
+    assert proc.returncode == 2  # the broken cell is an error of the run
+    assert "nb.ipynb:cell 4:1:12: error: cannot parse" in proc.stderr
+    assert proc.stdout.splitlines()[0] == "nb.ipynb:cell 3:4: no finding"
+    assert ("The timed region from cell 3, line 1 to cell 3, line 4: its JAX work is waited "
+            "for before the clock is read, by the sync at cell 3, line 3.") in proc.stdout
+    asked = _why(tmp_path, "nb.ipynb", json.dumps(nb), "4:1")
+    assert asked.returncode == 2 and asked.stdout == ""  # the cell asked about did not parse

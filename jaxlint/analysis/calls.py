@@ -248,6 +248,14 @@ class Calls:
         callee = self._eval(func, st)
         return self._call_value(callee, node, st)
 
+    def _log_call(self: FlowAnalysis, node: cst.Call, kind: str, name: str) -> None:
+        """Note what ``node`` called (``call_log``). A call the analysis runs more than once
+        (a loop's rounds, a harness's statement) keeps what it was seen to call when known."""
+        assert self.call_log is not None
+        before = self.call_log.get(node)
+        if before is None or before[0] in ("unknown", "object"):
+            self.call_log[node] = (kind, name)
+
     def _args(self: FlowAnalysis, node: cst.Call, st: State) -> list[tuple[str | None, str, Value]]:
         out: list[tuple[str | None, str, Value]] = []
         for arg in node.args:
@@ -259,6 +267,8 @@ class Calls:
     def _call_value(self: FlowAnalysis, callee: Value, node: cst.Call, st: State) -> Value:
         if isinstance(callee, Ref):
             return self._call_ref(callee.name, node, st)
+        if self.call_log is not None:
+            self._log_call(node, "unknown" if callee is None else type(callee).__name__, "")
         args = self._args(node, st)
         values = [v for _, _, v in args]
         if isinstance(callee, JaxCallable):
@@ -347,6 +357,8 @@ class Calls:
         return None
 
     def _call_ref(self: FlowAnalysis, q: str, node: cst.Call, st: State) -> Value:
+        if self.call_log is not None:
+            self._log_call(node, "ref", q)
         backend = self.backend_switch(q, node)
         if backend is not None:
             self._args(node, st)
@@ -584,6 +596,9 @@ class Calls:
             return None
         if isinstance(base, Ref):
             return self._call_ref(f"{base.name}.{attr}", node, st)
+        if self.call_log is not None:
+            self._log_call(node, "object" if base is None or (
+                isinstance(base, JaxVal) and base.opaque) else type(base).__name__, attr)
         if isinstance(base, StartStopTimer) and attr in base.starts | base.stops:
             # ``timer.start(label)``, ``timer.stop(label)`` of another module's timer class:
             # a start read kept on the object, a stop read paired with its starts (as a

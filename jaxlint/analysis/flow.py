@@ -220,6 +220,12 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # None), ("made", None): a function JAX code made; sites not here operate on JAX
         # values (``y @ y``, ``y[0]``).
         self.why: dict[Site, tuple[str, object]] = {}
+        # what each call's callee was, when asked (``jaxlint --explain`` on a line with no
+        # finding: the calls of a region that jaxlint could not see into): a kind and the
+        # qualified name of another module's function ("ref", "numpy.mean"), "unknown" (a
+        # value not known here), "object" (a method of an object of a class not known
+        # here), or the callee's type; None when not asked (nothing is recorded)
+        self.call_log: dict[cst.CSTNode, tuple[str, str]] | None = None
         self.harnesses: dict[cst.CSTNode, HarnessUse] = {}
         self._regions: list[Region] | None = None  # regions(), once the run is over
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed

@@ -1,0 +1,237 @@
+"""Why a line has no finding: what ``jaxlint --explain PATH:LINE`` says where nothing is
+reported.
+
+A linter that misses a mistake should say where it lost it, so that its user can tell a
+timing jaxlint judged correct from one it could not judge. The answer follows the stages
+a file goes through, and stops at the first that explains the silence:
+
+1. the prefilter: the file reads no clock jaxlint knows, so it was never analysed;
+2. the module is not JAX code (no jax import, and no JAX value reaches it from the project);
+3. a finding exists but is not reported (a ``# noqa``, the rules selected, a file-wide
+   ``# flake8: noqa``);
+4. a timed region or harness is at the line: what the analysis concluded about its work
+   (none seen, and the calls it could not see into; waited for, and by what);
+5. no region is at the line: where the file's regions end.
+
+It asks the analysis the same question the rules do (``FlowAnalysis.regions``); it only
+words the answer. It is for one file at a time: it runs the analysis again, with every
+rule on and ``# noqa`` ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from jaxlint.analysis import FlowAnalysis
+from jaxlint.analysis.names import HOST_PREFIXES, JAX_LIBRARIES
+from jaxlint.engine import _analysis_limits, _follow_callers, _reports, charging, enabled, parse
+from jaxlint.noqa import NoqaIndex, file_is_skipped
+from jaxlint.settings import Settings, might_matter
+
+# Modules whose functions jaxlint knows what to make of (or that do no JAX work): a call of
+# one is no call "jaxlint could not see into".
+_KNOWN = ("builtins.", "time.", "timeit.", "math.", "os.", "sys.", "functools.",
+          "itertools.", "collections.", "random.", "re.", "pathlib.", "typing.",
+          "statistics.", "dataclasses.", "copy.", "operator.", "gc.", "warnings.",
+          "contextlib.", "datetime.", "jax.", "jaxlib.", *HOST_PREFIXES, *JAX_LIBRARIES)
+_MAX_CALLS = 6  # calls named for a region; the rest are counted
+
+SKIPPED_BY_PREFILTER = (
+    "jaxlint did not analyse this file: it reads no clock that jaxlint knows "
+    "(time.perf_counter(), time.time(), time.monotonic() and their _ns forms, "
+    "timeit.default_timer()), runs no timeit, %time/%timeit or benchmark fixture, and uses "
+    "no timer of this project's, or it never names jax or a JAX library.")
+NOT_JAX = (
+    "jaxlint did not analyse this module: it never imports jax or a JAX library, and no "
+    "JAX value reaches it from a call that jaxlint can see in this project, so it is taken "
+    "not to be JAX code.")
+
+
+def reasons(source: str | bytes, path: str, settings: Settings, line: int) -> list[str]:
+    """Why ``line`` of ``source`` (a module's text: for a notebook, the module its code
+    cells make, with ``settings.shown`` set) has no finding, one sentence a line. Lines are
+    the module's: a notebook's caller places them in cells."""
+    data = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+    if settings.prefilter and not might_matter(data, settings.extras,
+                                               project=settings.index is not None):
+        return [SKIPPED_BY_PREFILTER]
+    carries = getattr(settings.index, "carries_jax", None)
+    if settings.skip_non_jax and carries is not None and data.lstrip()[:1] != b"{" and (
+            not carries(path, data)):
+        return [NOT_JAX]
+    module = parse(source)
+    text = source if isinstance(source, str) else source.decode(module.encoding)
+    noqa = NoqaIndex(text)
+    every = replace(settings, select=None, ignore=None, honour_noqa=False, prefilter=False)
+    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text,
+                        path)
+    flow.call_log = {}
+    with _analysis_limits(), charging(flow):
+        flow.run()
+        _follow_callers(flow, path, settings)
+        found = [f for f, _ in _reports(module, text, flow, noqa, path, every)
+                 if f.line == line]
+    out = []
+    skipped = settings.honour_noqa and file_is_skipped(noqa.lines)
+    for f in found:
+        if skipped:
+            out.append(f"{f.code} ({f.message}) is not reported: the file has a line that "
+                       "skips it whole (`# flake8: noqa` or `# ruff: noqa`).")
+        elif settings.honour_noqa and noqa.suppresses(line, f.code):
+            out.append(f"{f.code} ({f.message}) is not reported: the `# noqa` comment on "
+                       "this line silences it.")
+        elif not enabled(f.code, settings.select, settings.ignore):
+            out.append(f"{f.code} ({f.message}) is not reported: the rule is not selected "
+                       "for this file (select, ignore or per-file-ignores of the "
+                       "configuration, or --select/--ignore).")
+    if out:
+        return out
+    return _judged(module, flow, line, settings.shown or {})
+
+
+def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
+            shown: Mapping[tuple[int, int], str]) -> list[str]:
+    """What the analysis concluded about the regions and harnesses at ``line``."""
+    pos = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+    def line_of(node: object) -> int | None:
+        p = pos.get(node)  # type: ignore[call-overload]
+        return p.start.line if p is not None else None
+
+    def code(node: cst.CSTNode) -> str:
+        p = pos.get(node)  # type: ignore[call-overload]
+        written = None
+        if p is not None and shown:
+            written = shown.get((p.start.line, p.start.column)) or shown.get(
+                (p.start.line, p.start.column + 1))
+        text = " ".join((written or module.code_for_node(node)).split())
+        return text if len(text) <= 60 else text[:57] + "..."
+
+    out: list[str] = []
+    regions = flow.regions()
+    ends = sorted({n for r in regions if (n := line_of(r.stop)) is not None})
+    for region in regions:
+        if line_of(region.stop) != line:
+            continue
+        starts = sorted(n for s in region.starts if (n := line_of(s)) is not None)
+        if not starts:
+            continue
+        span = (f"The timed region from line {starts[0]} to line {line}"
+                if len(starts) == 1 else
+                f"The timed region from line {starts[0]} (or {', '.join(map(str, starts[1:]))})"
+                f" to line {line}")
+        out.append(span + ": " + _verdict(flow, region, line_of, code) + ".")
+        calls = _unseen(flow, starts[0], line, line_of, code)
+        if calls:
+            out.append(calls)
+    for call, use in flow.harnesses.items():
+        if line_of(call) != line:
+            continue
+        if use.unsynced or use.recompiles or use.host_only or use.first_compile is not None:
+            out.append(f"The benchmark harness `{code(call)}` leaves work for a finding, but "
+                       "its rule does not report it here (it is taken to mean what it "
+                       "measures).")
+        else:
+            out.append(f"The benchmark harness `{code(call)}`: each run waits for the JAX "
+                       "work it dispatches, or jaxlint sees no JAX work in what it runs.")
+            calls = _unseen(flow, line, line, line_of, code)
+            if calls:
+                out.append(calls)
+    if out:
+        return out + _callers(flow)
+    inside = sorted((s, n, r) for r in regions if (n := line_of(r.stop)) is not None
+                    for s in (line_of(x) for x in r.starts) if s is not None and s <= line < n)
+    if inside:
+        s, n, region = inside[-1]
+        out = [f"This line is inside the timed region from line {s} to line {n}, whose "
+               f"findings are placed at the line that reads the clock (line {n}): "
+               + _verdict(flow, region, line_of, code) + "."]
+        calls = _unseen(flow, s, n, line_of, code)
+        return out + ([calls] if calls else []) + _callers(flow)
+    where = (f" Timed regions in this file end at line{'s' if len(ends) > 1 else ''} "
+             + ", ".join(map(str, ends[:12])) + (", ..." if len(ends) > 12 else "") + "."
+             if ends else " jaxlint found no timed region in this file.")
+    return [f"No timed region ends at line {line} and no benchmark harness is there: "
+            "jaxlint sees no clock read on it that is subtracted from an earlier one." + where]
+
+
+def _callers(flow: FlowAnalysis) -> list[str]:
+    """A word on a module that never imports jax (a timing helper beside JAX code)."""
+    if flow.imports_jax():
+        return []
+    return ["This module never imports jax: its timing functions are judged with what their "
+            "callers in the project pass them (with --no-index, or where no caller passes "
+            "JAX work that jaxlint can see, they time no JAX work)."]
+
+
+def _verdict(flow: FlowAnalysis, region: object, line_of: object, code: object) -> str:
+    from jaxlint.analysis import Region
+
+    assert isinstance(region, Region)
+
+    def lines(sites: object) -> str:
+        found = sorted({n for s in sites if (n := line_of(s)) is not None})  # type: ignore
+        return ", ".join(map(str, found))
+
+    if region.unsynced:
+        if region.names_compile_only:
+            return ("JAX work is still running when the clock is read, but the region is "
+                    "named for the compile alone, which is over when the first call returns")
+        if region.names_dispatch:
+            return ("JAX work is still running when the clock is read, but its figure is "
+                    "named for the dispatch, and a region from the same reading times the wait")
+        return (f"JAX work from line {lines(region.unsynced)} is still running when the "
+                "clock is read, but a sync in the region waits for nothing of it (JAX103 "
+                "speaks for it)" if region.idle_syncs else
+                f"JAX work from line {lines(region.unsynced)} is still running when the "
+                "clock is read, yet no rule reports it here")
+    said = []
+    if region.syncs:
+        said.append(f"its JAX work is waited for before the clock is read, by the sync at "
+                    f"line {lines(region.syncs)}")
+    if region.host_synced:
+        said.append(f"work from line {lines(region.host_synced)} is waited for by a copy to "
+                    "the host, which jaxlint takes to be part of what the region measures")
+    if region.compiled:
+        said.append(f"a first call at line {lines(region.compiled)} compiles in it, which the "
+                    "region is taken to mean (a total, a cold run, or a figure named so)")
+    if said:
+        return "; ".join(said)
+    return "jaxlint sees no JAX work in it that is still running when the clock is read"
+
+
+def _unseen(flow: FlowAnalysis, first: int, last: int, line_of: object, code: object
+            ) -> str | None:
+    """The calls between ``first`` and ``last`` whose callee jaxlint could not see into:
+    where JAX work it missed would be."""
+    assert flow.call_log is not None
+    index = flow.index
+    found: list[tuple[int, str]] = []
+    for node, (kind, name) in flow.call_log.items():
+        n = line_of(node)  # type: ignore[operator]
+        if n is None or not first <= n <= last or node in flow.why:
+            continue
+        text = code(node)  # type: ignore[operator]
+        if kind == "unknown":
+            found.append((n, f"`{text}` (line {n}: jaxlint does not know what it calls)"))
+        elif kind == "object":
+            found.append((n, f"`{text}` (line {n}: a method of an object whose class jaxlint "
+                             "does not know)"))
+        elif kind == "ref" and not (name + ".").startswith(_KNOWN) and "." in name:
+            top = name.split(".", 1)[0]
+            holds = getattr(index, "holds", None)
+            held = holds is not None and holds(top)
+            if not held:
+                found.append((n, f"`{text}` (line {n}: `{name}` is outside this project, "
+                                 "and jaxlint reads only the project's own modules)"))
+    if not found:
+        return None
+    found.sort()
+    named = [t for _, t in found[:_MAX_CALLS]]
+    more = len(found) - len(named)
+    return ("Calls in it that jaxlint could not see into (JAX work it misses would be in "
+            "them): " + "; ".join(named) + (f"; and {more} more" if more else "") + ".")
