@@ -20,14 +20,22 @@ rule on and ``# noqa`` ignored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from jaxlint.analysis import FlowAnalysis
-from jaxlint.analysis.names import HOST_PREFIXES, JAX_LIBRARIES
+from jaxlint.analysis.names import (
+    ARRAY_ATTRIBUTES,
+    ARRAY_METHODS,
+    CONTAINER_MUTATORS,
+    CONTAINER_READERS,
+    HOST_PREFIXES,
+    JAX_LIBRARIES,
+    TRANSFER_METHODS,
+)
 from jaxlint.engine import _analysis_limits, _follow_callers, _reports, charging, enabled, parse
 from jaxlint.noqa import NoqaIndex, file_is_skipped
 from jaxlint.settings import Settings, might_matter
@@ -38,6 +46,7 @@ _KNOWN = ("builtins.", "time.", "timeit.", "math.", "os.", "sys.", "functools.",
           "itertools.", "collections.", "random.", "re.", "pathlib.", "typing.",
           "statistics.", "dataclasses.", "copy.", "operator.", "gc.", "warnings.",
           "contextlib.", "datetime.", "jax.", "jaxlib.", *HOST_PREFIXES, *JAX_LIBRARIES)
+NO_WORK = "jaxlint sees no JAX work in it that is still running when the clock is read"
 _MAX_CALLS = 6  # calls named for a region; the rest are counted
 
 SKIPPED_BY_PREFILTER = (
@@ -120,14 +129,16 @@ def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
         starts = sorted(n for s in region.starts if (n := line_of(s)) is not None)
         if not starts:
             continue
-        span = (f"The timed region from line {starts[0]} to line {line}"
-                if len(starts) == 1 else
-                f"The timed region from line {starts[0]} (or {', '.join(map(str, starts[1:]))})"
-                f" to line {line}")
-        out.append(span + ": " + _verdict(flow, region, line_of, code) + ".")
-        calls = _unseen(flow, starts[0], line, line_of, code)
-        if calls:
-            out.append(calls)
+        span = f"The timed region from line {starts[0]}"
+        if len(starts) > 1:
+            span += f" (or {', '.join(map(str, starts[1:]))})"
+        if starts[-1] > line:
+            span += " (a read of the loop's earlier round)"
+        span += f" to line {line}"
+        verdict = _verdict(flow, region, line_of, code)
+        out.append(span + ": " + verdict + ".")
+        out += _unseen(flow, min(starts[0], line), max(starts[-1], line), line_of, code,
+                       followed=verdict == NO_WORK)
     for call, use in flow.harnesses.items():
         if line_of(call) != line:
             continue
@@ -138,20 +149,18 @@ def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
         else:
             out.append(f"The benchmark harness `{code(call)}`: each run waits for the JAX "
                        "work it dispatches, or jaxlint sees no JAX work in what it runs.")
-            calls = _unseen(flow, line, line, line_of, code)
-            if calls:
-                out.append(calls)
+            out += _unseen(flow, line, line, line_of, code)
     if out:
-        return out + _callers(flow)
+        return out + _callers(flow, line, line_of)
     inside = sorted((s, n, r) for r in regions if (n := line_of(r.stop)) is not None
                     for s in (line_of(x) for x in r.starts) if s is not None and s <= line < n)
     if inside:
         s, n, region = inside[-1]
         out = [f"This line is inside the timed region from line {s} to line {n}, whose "
                f"findings are placed at the line that reads the clock (line {n}): "
-               + _verdict(flow, region, line_of, code) + "."]
-        calls = _unseen(flow, s, n, line_of, code)
-        return out + ([calls] if calls else []) + _callers(flow)
+               + (verdict := _verdict(flow, region, line_of, code)) + "."]
+        out += _unseen(flow, min(s, n), max(s, n), line_of, code, followed=verdict == NO_WORK)
+        return out + _callers(flow, n, line_of)
     where = (f" Timed regions in this file end at line{'s' if len(ends) > 1 else ''} "
              + ", ".join(map(str, ends[:12])) + (", ..." if len(ends) > 12 else "") + "."
              if ends else " jaxlint found no timed region in this file.")
@@ -159,13 +168,23 @@ def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
             "jaxlint sees no clock read on it that is subtracted from an earlier one." + where]
 
 
-def _callers(flow: FlowAnalysis) -> list[str]:
-    """A word on a module that never imports jax (a timing helper beside JAX code)."""
+def _callers(flow: FlowAnalysis, stop_line: int, line_of: Callable[[object], int | None]
+             ) -> list[str]:
+    """A word on a timing helper of a module that never imports jax (``time_it(fn)``
+    beside JAX code): it is judged with what its callers pass (``_follow_callers``)."""
     if flow.imports_jax():
         return []
-    return ["This module never imports jax: its timing functions are judged with what their "
-            "callers in the project pass them (with --no-index, or where no caller passes "
-            "JAX work that jaxlint can see, they time no JAX work)."]
+    helpers = flow.timing_helpers()
+    for fn in helpers.values():
+        node = fn.node
+        if isinstance(node, cst.FunctionDef):
+            first, last = line_of(node), line_of(node.body.body[-1]) if node.body.body else None
+            if first is not None and last is not None and first <= stop_line <= last + 1:
+                return [f"`{node.name.value}` times a call of its parameter, in a module that "
+                        "never imports jax: it is judged with what its callers in the project "
+                        "pass it (none that jaxlint can see passes JAX work it leaves running, "
+                        "or --no-index is on)."]
+    return []
 
 
 def _verdict(flow: FlowAnalysis, region: object, line_of: object, code: object) -> str:
@@ -201,37 +220,55 @@ def _verdict(flow: FlowAnalysis, region: object, line_of: object, code: object) 
                     "region is taken to mean (a total, a cold run, or a figure named so)")
     if said:
         return "; ".join(said)
-    return "jaxlint sees no JAX work in it that is still running when the clock is read"
+    return NO_WORK
 
 
-def _unseen(flow: FlowAnalysis, first: int, last: int, line_of: object, code: object
-            ) -> str | None:
-    """The calls between ``first`` and ``last`` whose callee jaxlint could not see into:
-    where JAX work it missed would be."""
+# Methods of Python's own values (a list, a dict, a string, a file, a logger) and of
+# arrays: a call of one on a value jaxlint does not know is no call it "could not see into".
+_PLAIN_METHODS = frozenset({
+    *CONTAINER_MUTATORS, *CONTAINER_READERS, *TRANSFER_METHODS, *ARRAY_ATTRIBUTES,
+    *ARRAY_METHODS, "format", "join", "split", "rsplit", "strip", "rstrip", "lstrip",
+    "replace", "startswith", "endswith", "lower", "upper", "encode", "keys", "count",
+    "index", "sort", "remove", "clear", "write", "flush", "close", "read", "readline",
+    "info", "debug", "warning", "error", "exception", "put", "put_nowait", "get_nowait",
+    "qsize", "empty", "full", "set", "is_set", "wait", "acquire", "release", "__enter__",
+    "__exit__", "total_seconds", "isoformat", "strftime"})
+
+
+def _unseen(flow: FlowAnalysis, first: int, last: int, line_of: Callable[[object], int | None],
+            code: Callable[[cst.CSTNode], str], followed: bool = False) -> list[str]:
+    """The calls between ``first`` and ``last`` whose callee jaxlint could not see into
+    (where JAX work it missed would be); with ``followed``, also those it followed into
+    and found to leave no JAX work running."""
     assert flow.call_log is not None
-    index = flow.index
-    found: list[tuple[int, str]] = []
+    holds = getattr(flow.index, "holds", None)
+    unseen: list[tuple[int, str]] = []
+    seen: list[tuple[int, str]] = []
     for node, (kind, name) in flow.call_log.items():
-        n = line_of(node)  # type: ignore[operator]
+        n = line_of(node)
         if n is None or not first <= n <= last or node in flow.why:
             continue
-        text = code(node)  # type: ignore[operator]
+        assert isinstance(node, cst.CSTNode)
+        text = code(node)
         if kind == "unknown":
-            found.append((n, f"`{text}` (line {n}: jaxlint does not know what it calls)"))
-        elif kind == "object":
-            found.append((n, f"`{text}` (line {n}: a method of an object whose class jaxlint "
-                             "does not know)"))
-        elif kind == "ref" and not (name + ".").startswith(_KNOWN) and "." in name:
-            top = name.split(".", 1)[0]
-            holds = getattr(index, "holds", None)
-            held = holds is not None and holds(top)
-            if not held:
-                found.append((n, f"`{text}` (line {n}: `{name}` is outside this project, "
-                                 "and jaxlint reads only the project's own modules)"))
-    if not found:
-        return None
-    found.sort()
-    named = [t for _, t in found[:_MAX_CALLS]]
-    more = len(found) - len(named)
-    return ("Calls in it that jaxlint could not see into (JAX work it misses would be in "
-            "them): " + "; ".join(named) + (f"; and {more} more" if more else "") + ".")
+            unseen.append((n, f"`{text}` (line {n}: jaxlint does not know what it calls)"))
+        elif kind == "object" and name not in _PLAIN_METHODS:
+            unseen.append((n, f"`{text}` (line {n}: a method of an object whose class "
+                              "jaxlint does not know)"))
+        elif kind == "ref" and not (name + ".").startswith(_KNOWN) and "." in name and not (
+                holds is not None and holds(name.split(".", 1)[0])):
+            unseen.append((n, f"`{text}` (line {n}: `{name}` is outside this project, and "
+                              "jaxlint reads only the project's own modules)"))
+        elif followed and kind in ("Func", "Instance", "Klass"):
+            seen.append((n, f"`{text}` (line {n})"))
+    out = []
+    for found, head in ((unseen, "Calls in it that jaxlint could not see into (JAX work it "
+                                 "misses would be in them): "),
+                        (seen, "Calls in it that jaxlint followed and found to leave no JAX "
+                               "work running: ")):
+        if found:
+            found.sort()
+            named = [t for _, t in found[:_MAX_CALLS]]
+            more = len(found) - len(named)
+            out.append(head + "; ".join(named) + (f"; and {more} more" if more else "") + ".")
+    return out

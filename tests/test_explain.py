@@ -261,3 +261,28 @@ def test_why_quiet_in_a_notebook_with_a_broken_cell(tmp_path: Path) -> None:
             "for before the clock is read, by the sync at cell 3, line 3.") in proc.stdout
     asked = _why(tmp_path, "nb.ipynb", json.dumps(nb), "4:1")
     assert asked.returncode == 2 and asked.stdout == ""  # the cell asked about did not parse
+
+
+def test_why_quiet_names_followed_calls_and_leaves_out_plain_methods(tmp_path: Path) -> None:
+    text = """\
+import time
+import jax.numpy as jnp
+from agents import make_agent
+
+def prepare(x):
+    return x
+
+agent = make_agent()
+times = []
+x = jnp.ones(3)
+t0 = time.perf_counter()
+z = prepare(x)
+y = agent.act(z)
+times.append(time.perf_counter() - t0)
+"""
+    proc = _why(tmp_path, "bench.py", text, "14")
+    assert "Calls in it that jaxlint followed and found to leave no JAX work running: " \
+        "`prepare(x)` (line 12)." in proc.stdout
+    assert "`agent.act(z)` (line 13: a method of an object whose class jaxlint does not " \
+        "know)" in proc.stdout
+    assert "times.append" not in proc.stdout  # a list's method is no call into unseen code
