@@ -255,6 +255,9 @@ def _unseen(flow: FlowAnalysis, first: int, last: int, line_of: Callable[[object
         elif kind == "object" and name not in _PLAIN_METHODS:
             unseen.append((n, f"`{text}` (line {n}: a method of an object whose class "
                               "jaxlint does not know)"))
+        elif kind == "inherited" and name not in _PLAIN_METHODS:
+            unseen.append((n, f"`{text}` (line {n}: a method the object's class inherits from "
+                              "a class jaxlint does not know)"))
         elif kind == "ref" and not (name + ".").startswith(_KNOWN) and "." in name and not (
                 holds is not None and holds(name.split(".", 1)[0])):
             unseen.append((n, f"`{text}` (line {n}: `{name}` is outside this project, and "

@@ -286,3 +286,21 @@ times.append(time.perf_counter() - t0)
     assert "`agent.act(z)` (line 13: a method of an object whose class jaxlint does not " \
         "know)" in proc.stdout
     assert "times.append" not in proc.stdout  # a list's method is no call into unseen code
+
+
+def test_why_quiet_a_method_inherited_from_another_package(tmp_path: Path) -> None:
+    text = """\
+import time
+import jax
+from workflows import BaseWorkflow
+
+
+class Timed(BaseWorkflow):
+    def learn(self, state):
+        t0 = time.perf_counter()
+        state = self.step(state)
+        return time.perf_counter() - t0, state
+"""
+    proc = _why(tmp_path, "wf.py", text, "10")
+    assert "`self.step(state)` (line 9: a method the object's class inherits from a class " \
+        "jaxlint does not know)" in proc.stdout

@@ -597,8 +597,12 @@ class Calls:
         if isinstance(base, Ref):
             return self._call_ref(f"{base.name}.{attr}", node, st)
         if self.call_log is not None:
-            self._log_call(node, "object" if base is None or (
-                isinstance(base, JaxVal) and base.opaque) else type(base).__name__, attr)
+            kind = type(base).__name__
+            if base is None or (isinstance(base, JaxVal) and base.opaque):
+                kind = "object"
+            elif isinstance(base, Instance) and base.klass.members.get(attr) is None:
+                kind = "inherited"  # from a base class not known here (another package's)
+            self._log_call(node, kind, attr)
         if isinstance(base, StartStopTimer) and attr in base.starts | base.stops:
             # ``timer.start(label)``, ``timer.stop(label)`` of another module's timer class:
             # a start read kept on the object, a stop read paired with its starts (as a
