@@ -258,10 +258,14 @@ def _unseen(flow: FlowAnalysis, first: int, last: int, line_of: Callable[[object
         elif kind == "inherited" and name not in _PLAIN_METHODS:
             unseen.append((n, f"`{text}` (line {n}: a method the object's class inherits from "
                               "a class jaxlint does not know)"))
-        elif kind == "ref" and not (name + ".").startswith(_KNOWN) and "." in name and not (
-                holds is not None and holds(name.split(".", 1)[0])):
-            unseen.append((n, f"`{text}` (line {n}: `{name}` is outside this project, and "
-                              "jaxlint reads only the project's own modules)"))
+        elif kind in ("ref", "LibObject") and "." in name and not (
+                name + ".").startswith(_KNOWN):
+            if holds is not None and holds(name.split(".", 1)[0]):
+                if followed:  # summarised from the project's module that defines it
+                    seen.append((n, f"`{text}` (line {n}: `{name}`, of this project)"))
+            else:
+                unseen.append((n, f"`{text}` (line {n}: `{name}` is outside this project, "
+                                  "and jaxlint reads only the project's own modules)"))
         elif followed and kind in ("Func", "Instance", "Klass"):
             seen.append((n, f"`{text}` (line {n})"))
     out = []

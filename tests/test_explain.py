@@ -304,3 +304,27 @@ class Timed(BaseWorkflow):
     proc = _why(tmp_path, "wf.py", text, "10")
     assert "`self.step(state)` (line 9: a method the object's class inherits from a class " \
         "jaxlint does not know)" in proc.stdout
+
+
+def test_why_quiet_names_the_projects_own_functions_it_summarised(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "models.py").write_text("import jax.numpy as jnp\n\n\nclass Model:\n"
+                                        "    def load(self, n):\n        return [n]\n")
+    text = """\
+import time
+import jax
+from models import Model
+from elsewhere import Engine
+
+model = Model()
+engine = Engine()
+t0 = time.perf_counter()
+model.load(3)
+engine.warm(model)
+t1 = time.perf_counter()
+print(t1 - t0)
+"""
+    proc = _why(tmp_path, "run.py", text, "11")
+    assert "`model.load(3)` (line 9: `models.Model.load`, of this project)" in proc.stdout
+    assert "`engine.warm(model)` (line 10: a method of an object whose class jaxlint does " \
+        "not know)" in proc.stdout

@@ -602,7 +602,8 @@ class Calls:
                 kind = "object"
             elif isinstance(base, Instance) and base.klass.members.get(attr) is None:
                 kind = "inherited"  # from a base class not known here (another package's)
-            self._log_call(node, kind, attr)
+            self._log_call(node, kind, f"{base.name}.{attr}" if isinstance(base, LibObject)
+                           and base.name else attr)
         if isinstance(base, StartStopTimer) and attr in base.starts | base.stops:
             # ``timer.start(label)``, ``timer.stop(label)`` of another module's timer class:
             # a start read kept on the object, a stop read paired with its starts (as a
