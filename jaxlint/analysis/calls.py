@@ -600,8 +600,21 @@ class Calls:
             kind = type(base).__name__
             if base is None or (isinstance(base, JaxVal) and base.opaque):
                 kind = "object"
-            elif isinstance(base, Instance) and base.klass.members.get(attr) is None:
-                kind = "inherited"  # from a base class not known here (another package's)
+            elif isinstance(base, Instance):
+                # the member called: a method (followed), or a field holding what is not
+                # known here as a function (``self.model = load(...)``), or a method
+                # inherited from a base class not known here (another package's)
+                member = base.klass.members.get(attr)
+                if member is not None:
+                    kind = type(member).__name__
+                    if not isinstance(member, (Func, JaxCallable, Ref, Klass)):
+                        kind = "unknown"
+                elif attr in base.klass.members or not any(
+                        dotted(b.value) not in (None, "object")
+                        for b in base.klass.node.bases):
+                    kind = "unknown"
+                else:
+                    kind = "inherited"
             self._log_call(node, kind, f"{base.name}.{attr}" if isinstance(base, LibObject)
                            and base.name else attr)
         if isinstance(base, StartStopTimer) and attr in base.starts | base.stops:
