@@ -117,8 +117,7 @@ def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
         if p is not None and shown:
             written = shown.get((p.start.line, p.start.column)) or shown.get(
                 (p.start.line, p.start.column + 1))
-        text = " ".join((written or module.code_for_node(node)).split())
-        return text if len(text) <= 60 else text[:57] + "..."
+        return _short(written or module.code_for_node(node))
 
     out: list[str] = []
     regions = flow.regions()
@@ -150,6 +149,10 @@ def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
             out.append(f"The benchmark harness `{code(call)}`: each run waits for the JAX "
                        "work it dispatches, or jaxlint sees no JAX work in what it runs.")
             out += _unseen(flow, line, line, line_of, code)
+            parsed = flow.harness_code.get(use.stmt)
+            if parsed is not None:  # a statement string (``%timeit f(x)``): its own calls
+                out += _unseen(flow, 1, parsed_lines(parsed), _lines_in(parsed),
+                               _code_in(parsed), at=lambda n: "in the timed statement: ")
     if out:
         return out + _callers(flow, line, line_of)
     inside = sorted((s, n, r) for r in regions if (n := line_of(r.stop)) is not None
@@ -166,6 +169,31 @@ def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
              if ends else " jaxlint found no timed region in this file.")
     return [f"No timed region ends at line {line} and no benchmark harness is there: "
             "jaxlint sees no clock read on it that is subtracted from an earlier one." + where]
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def parsed_lines(module: cst.Module) -> int:
+    return len(module.code.splitlines()) or 1
+
+
+def _lines_in(module: cst.Module) -> Callable[[object], int | None]:
+    """Line numbers of a harness's statement string, parsed on its own (``--explain`` names
+    its calls by text, not by a line of the file)."""
+    pos = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+    def line_of(node: object) -> int | None:
+        p = pos.get(node)  # type: ignore[call-overload]
+        return p.start.line if p is not None else None
+
+    return line_of
+
+
+def _code_in(module: cst.Module) -> Callable[[cst.CSTNode], str]:
+    return lambda node: _short(module.code_for_node(node))
 
 
 def _callers(flow: FlowAnalysis, stop_line: int, line_of: Callable[[object], int | None]
@@ -236,7 +264,8 @@ _PLAIN_METHODS = frozenset({
 
 
 def _unseen(flow: FlowAnalysis, first: int, last: int, line_of: Callable[[object], int | None],
-            code: Callable[[cst.CSTNode], str], followed: bool = False) -> list[str]:
+            code: Callable[[cst.CSTNode], str], followed: bool = False,
+            at: Callable[[int], str] = lambda n: f"line {n}: ") -> list[str]:
     """The calls between ``first`` and ``last`` whose callee jaxlint could not see into
     (where JAX work it missed would be); with ``followed``, also those it followed into
     and found to leave no JAX work running."""
@@ -251,23 +280,23 @@ def _unseen(flow: FlowAnalysis, first: int, last: int, line_of: Callable[[object
         assert isinstance(node, cst.CSTNode)
         text = code(node)
         if kind == "unknown":
-            unseen.append((n, f"`{text}` (line {n}: jaxlint does not know what it calls)"))
+            unseen.append((n, f"`{text}` ({at(n)}jaxlint does not know what it calls)"))
         elif kind == "object" and name not in _PLAIN_METHODS:
-            unseen.append((n, f"`{text}` (line {n}: a method of an object whose class "
+            unseen.append((n, f"`{text}` ({at(n)}a method of an object whose class "
                               "jaxlint does not know)"))
         elif kind == "inherited" and name not in _PLAIN_METHODS:
-            unseen.append((n, f"`{text}` (line {n}: a method the object's class inherits from "
+            unseen.append((n, f"`{text}` ({at(n)}a method the object's class inherits from "
                               "a class jaxlint does not know)"))
         elif kind in ("ref", "LibObject") and "." in name and not (
                 name + ".").startswith(_KNOWN):
             if holds is not None and holds(name.split(".", 1)[0]):
                 if followed:  # summarised from the project's module that defines it
-                    seen.append((n, f"`{text}` (line {n}: `{name}`, of this project)"))
+                    seen.append((n, f"`{text}` ({at(n)}`{name}`, of this project)"))
             else:
-                unseen.append((n, f"`{text}` (line {n}: `{name}` is outside this project, "
+                unseen.append((n, f"`{text}` ({at(n)}`{name}` is outside this project, "
                                   "and jaxlint reads only the project's own modules)"))
         elif followed and kind in ("Func", "Instance", "Klass"):
-            seen.append((n, f"`{text}` (line {n})"))
+            seen.append((n, f"`{text}` ({at(n).rstrip(': ')})"))
     out = []
     for found, head in ((unseen, "Calls in it that jaxlint could not see into (JAX work it "
                                  "misses would be in them): "),

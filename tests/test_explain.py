@@ -328,3 +328,16 @@ print(t1 - t0)
     assert "`model.load(3)` (line 9: `models.Model.load`, of this project)" in proc.stdout
     assert "`engine.warm(model)` (line 10: a method of an object whose class jaxlint does " \
         "not know)" in proc.stdout
+
+
+def test_why_quiet_names_the_calls_of_a_magics_statement(tmp_path: Path) -> None:
+    cells = [("code", "import jax.numpy as jnp\nfrom emulators import load\nem = load()\n"
+                      "x = jnp.ones(3)\n"),
+             ("code", "%timeit em.predict(x)\n")]
+    nb = {"cells": [{"cell_type": kind, "metadata": {}, "source": src, "outputs": [],
+                     "execution_count": None} for kind, src in cells],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    proc = _why(tmp_path, "nb.ipynb", json.dumps(nb), "2:1")
+    assert "The benchmark harness `%timeit em.predict(x)`" in proc.stdout
+    assert "`em.predict(x)` (in the timed statement: a method of an object whose class " \
+        "jaxlint does not know)" in proc.stdout

@@ -352,6 +352,8 @@ class Harnesses:
                 parsed = cst.parse_module(textwrap.dedent(text))
             except Exception:  # not Python: timeit would fail too; nothing to judge
                 return False
+            if code is node and self.call_log is not None:
+                self.harness_code[node] = parsed
             if code is node and _only_lambda(parsed):
                 # ``%timeit lambda: f(x)``: each run makes the function and calls nothing
                 self.harness_only_lambda = True
