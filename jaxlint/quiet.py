@@ -146,10 +146,14 @@ def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
                        "its rule does not report it here (it is taken to mean what it "
                        "measures).")
         else:
-            out.append(f"The benchmark harness `{code(call)}`: each run waits for the JAX "
-                       "work it dispatches, or jaxlint sees no JAX work in what it runs.")
-            out += _unseen(flow, line, line, line_of, code)
             parsed = flow.harness_code.get(use.stmt)
+            # the JAX work seen in what it times: its statement string's, or its line's
+            worked = any(site in flow.why for site in _nodes(parsed)) if parsed else any(
+                line_of(site) == line for site in flow.why if site is not call)
+            out.append(f"The benchmark harness `{code(call)}`: " + (
+                "each run waits for the JAX work it dispatches before it ends." if worked else
+                "jaxlint sees no JAX work in what it runs."))
+            out += _unseen(flow, line, line, line_of, code)
             if parsed is not None:  # a statement string (``%timeit f(x)``): its own calls
                 out += _unseen(flow, 1, parsed_lines(parsed), _lines_in(parsed),
                                _code_in(parsed), at=lambda n: "in the timed statement: ")
@@ -190,6 +194,21 @@ def _lines_in(module: cst.Module) -> Callable[[object], int | None]:
         return p.start.line if p is not None else None
 
     return line_of
+
+
+class _All(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.nodes: list[cst.CSTNode] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        self.nodes.append(node)
+        return True
+
+
+def _nodes(module: cst.Module) -> list[cst.CSTNode]:
+    visitor = _All()
+    module.visit(visitor)
+    return visitor.nodes
 
 
 def _code_in(module: cst.Module) -> Callable[[cst.CSTNode], str]:

@@ -338,6 +338,16 @@ def test_why_quiet_names_the_calls_of_a_magics_statement(tmp_path: Path) -> None
                      "execution_count": None} for kind, src in cells],
           "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     proc = _why(tmp_path, "nb.ipynb", json.dumps(nb), "2:1")
-    assert "The benchmark harness `%timeit em.predict(x)`" in proc.stdout
+    assert "The benchmark harness `%timeit em.predict(x)`: jaxlint sees no JAX work in what " \
+        "it runs." in proc.stdout
     assert "`em.predict(x)` (in the timed statement: a method of an object whose class " \
         "jaxlint does not know)" in proc.stdout
+
+
+def test_why_quiet_a_harness_whose_runs_wait(tmp_path: Path) -> None:
+    text = SYNCED + "import timeit\nprint(timeit.timeit(lambda: f(x).block_until_ready(), " \
+        "number=3))\n"
+    proc = _why(tmp_path, "bench.py", text, "18")
+    assert proc.stdout.splitlines()[1] == (
+        "    The benchmark harness `timeit.timeit(lambda: f(x).block_until_ready(), number=3)`: "
+        "each run waits for the JAX work it dispatches before it ends.")
