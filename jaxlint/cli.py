@@ -943,6 +943,14 @@ def _explain(run: Run, at: tuple[int | None, int], files: list[tuple[str, Config
         print(f"{output.printable(f.location)}: {f.code} {output.printable(f.message)}")
         for text in (f.explanation or "(no further evidence recorded)").splitlines():
             print("    " + output.printable(text))
+    if any(f.code == "JAX101" for f in found) and files:
+        # where a wait the analysis cannot see would be (a finding that seems wrong)
+        try:
+            doubts = _doubts(files[0][0], files[0][1], args, cell, line)
+        except (SourceError, OSError):
+            doubts = []
+        for text in doubts:
+            print("    " + output.printable(text))
     # the file could not be checked (its error line says why); a notebook's other cell
     # that does not parse leaves this one checked
     whole = any(e.cell is None or e.cell == cell for e in run.errors)
@@ -965,6 +973,24 @@ def _explain(run: Run, at: tuple[int | None, int], files: list[tuple[str, Config
                 print("    " + output.printable(text))
         return EXIT_ERROR if run.errors else EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _doubts(path: str, config: Config, args: argparse.Namespace, cell: int | None,
+            line: int) -> list[str]:
+    """``jaxlint.quiet.doubts`` for a line of a file or of a notebook's cell."""
+    from jaxlint.quiet import doubts
+
+    settings = replace(_settings(path, args, config, {}), prefilter=False)
+    if not path.endswith(".ipynb"):
+        return doubts(read(path), path, settings, line)
+    from jaxlint.notebook import build, load, placed
+
+    virtual = build(load(read(path), path), path, strict=False)
+    at = [i + 1 for i, v in enumerate(virtual.lines) if v.cell == cell and v.line == line]
+    if not at:
+        return []
+    return [placed(text, virtual) for text in
+            doubts(virtual.text, path, replace(settings, shown=virtual.shown), at[0])]
 
 
 def _why_quiet(path: str, config: Config, args: argparse.Namespace, cell: int | None,

@@ -72,16 +72,10 @@ def reasons(source: str | bytes, path: str, settings: Settings, line: int) -> li
     if settings.skip_non_jax and carries is not None and data.lstrip()[:1] != b"{" and (
             not carries(path, data)):
         return [NOT_JAX]
-    module = parse(source)
-    text = source if isinstance(source, str) else source.decode(module.encoding)
+    module, text, flow = _analysed(source, path, settings)
     noqa = NoqaIndex(text)
     every = replace(settings, select=None, ignore=None, honour_noqa=False, prefilter=False)
-    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text,
-                        path)
-    flow.call_log = {}
     with _analysis_limits(), charging(flow):
-        flow.run()
-        _follow_callers(flow, path, settings)
         found = [f for f, _ in _reports(module, text, flow, noqa, path, every)
                  if f.line == line]
     out = []
@@ -100,6 +94,51 @@ def reasons(source: str | bytes, path: str, settings: Settings, line: int) -> li
     if out:
         return out
     return _judged(module, flow, line, settings.shown or {})
+
+
+def _analysed(source: str | bytes, path: str, settings: Settings
+              ) -> tuple[cst.Module, str, FlowAnalysis]:
+    """The module, its text and its analysis, run with the call log on."""
+    module = parse(source)
+    text = source if isinstance(source, str) else source.decode(module.encoding)
+    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text,
+                        path)
+    flow.call_log = {}
+    with _analysis_limits(), charging(flow):
+        flow.run()
+        _follow_callers(flow, path, settings)
+    return module, text, flow
+
+
+def doubts(source: str | bytes, path: str, settings: Settings, line: int) -> list[str]:
+    """For a region ending at ``line`` whose work is reported as still running: the calls
+    after that work that jaxlint could not see into. A wait inside one of them (a host copy
+    in another package's logger, a sync in a method of an object of an unknown class) would
+    make the timing right: where to look when the finding seems wrong."""
+    module, _, flow = _analysed(source, path, settings)
+    pos = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+    def line_of(node: object) -> int | None:
+        p = pos.get(node)  # type: ignore[call-overload]
+        return p.start.line if p is not None else None
+
+    def code(node: cst.CSTNode) -> str:
+        return _short(module.code_for_node(node))
+
+    out: list[str] = []
+    for region in flow.regions():
+        if line_of(region.stop) != line or not region.unsynced:
+            continue
+        work = sorted(n for s in region.unsynced if (n := line_of(s)) is not None)
+        if not work:
+            continue
+        for text in _unseen(flow, work[0] + 1, line, line_of, code):
+            out.append(text.replace(
+                "Calls in it that jaxlint could not see into (JAX work it misses would be in "
+                "them): ",
+                "Calls after that work that jaxlint could not see into (if one of them waits "
+                "for it, by a sync or a copy to the host, the timing is right): "))
+    return out
 
 
 def _judged(module: cst.Module, flow: FlowAnalysis, line: int,

@@ -351,3 +351,27 @@ def test_why_quiet_a_harness_whose_runs_wait(tmp_path: Path) -> None:
     assert proc.stdout.splitlines()[1] == (
         "    The benchmark harness `timeit.timeit(lambda: f(x).block_until_ready(), number=3)`: "
         "each run waits for the JAX work it dispatches before it ends.")
+
+
+def test_explain_a_finding_names_the_calls_a_wait_could_hide_in(tmp_path: Path) -> None:
+    text = """\
+import time
+import jax
+import jax.numpy as jnp
+from tracking import Recorder
+
+f = jax.jit(lambda x: x + 1)
+x = jnp.ones(3)
+rec = Recorder()
+t0 = time.perf_counter()
+y = f(x)
+rec.record(y)
+t1 = time.perf_counter()
+print(t1 - t0)
+"""
+    proc = _why(tmp_path, "bench.py", text, "12")
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines()[0].startswith("bench.py:12:6: JAX101 ")
+    assert ("Calls after that work that jaxlint could not see into (if one of them waits for "
+            "it, by a sync or a copy to the host, the timing is right): `rec.record(y)` (line "
+            "11: a method of an object whose class jaxlint does not know).") in proc.stdout
