@@ -347,7 +347,9 @@ def _unseen(flow: FlowAnalysis, first: int, last: int, line_of: Callable[[object
                               "a class jaxlint does not know)"))
         elif kind in ("ref", "LibObject") and "." in name and not (
                 name + ".").startswith(_KNOWN):
-            if holds is not None and holds(name.split(".", 1)[0]):
+            parts = name.split(".")
+            if holds is not None and any(holds(".".join(parts[:k]))
+                                         for k in range(len(parts) - 1, 0, -1)):
                 if followed:  # summarised from the project's module that defines it
                     seen.append((n, f"`{text}` ({at(n)}`{name}`, of this project)"))
             else:
