@@ -375,3 +375,23 @@ print(t1 - t0)
     assert ("Calls after that work that jaxlint could not see into (if one of them waits for "
             "it, by a sync or a copy to the host, the timing is right): `rec.record(y)` (line "
             "11: a method of an object whose class jaxlint does not know).") in proc.stdout
+
+
+def test_why_quiet_a_namespace_package_is_of_the_project(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "trainer").mkdir()  # no __init__.py: a namespace package
+    (tmp_path / "trainer" / "logs.py").write_text(
+        "import jax\n\n\nclass Logger:\n    def log(self, n):\n        return [n]\n")
+    text = """\
+import time
+import jax
+from trainer.logs import Logger
+
+logger = Logger()
+t0 = time.perf_counter()
+logger.log(3)
+t1 = time.perf_counter()
+print(t1 - t0)
+"""
+    proc = _why(tmp_path, "run.py", text, "8")
+    assert "`logger.log(3)` (line 7: `trainer.logs.Logger.log`, of this project)" in proc.stdout
