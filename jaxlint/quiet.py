@@ -168,10 +168,11 @@ def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
         if not starts:
             continue
         span = f"The timed region from line {starts[0]}"
+        earlier = ", read in the loop's earlier round" if starts[-1] > line else ""
         if len(starts) > 1:
-            span += f" (or {', '.join(map(str, starts[1:]))})"
-        if starts[-1] > line:
-            span += " (a read of the loop's earlier round)"
+            span += f" (or {', '.join(map(str, starts[1:]))}{earlier})"
+        elif earlier:
+            span += f" ({earlier[2:]})"
         span += f" to line {line}"
         verdict = _verdict(flow, region, line_of, code)
         out.append(span + ": " + verdict + ".")

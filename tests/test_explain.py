@@ -395,3 +395,21 @@ print(t1 - t0)
 """
     proc = _why(tmp_path, "run.py", text, "8")
     assert "`logger.log(3)` (line 7: `trainer.logs.Logger.log`, of this project)" in proc.stdout
+
+
+def test_why_quiet_a_region_started_in_the_loops_earlier_round(tmp_path: Path) -> None:
+    text = """\
+import time
+import jax
+from lib import step
+t0 = time.perf_counter()
+for i in range(10):
+    y = step(i)
+    t1 = time.perf_counter()
+    print(t1 - t0)
+    t0 = time.perf_counter()
+"""
+    proc = _why(tmp_path, "loop.py", text, "7")
+    assert "The timed region from line 4 (or 9, read in the loop's earlier round) to line 7: " \
+        in proc.stdout
+    assert "`step(i)` (line 6: `lib.step` is outside this project" in proc.stdout
