@@ -55,6 +55,8 @@ def stage(text: str) -> str:
         return "file could not be checked"
     for needle, name in STAGES:
         if needle in text:
+            if "compiles in its first timed run" in text:
+                name += ", compiling in its first run"
             return name
     where = " (line inside the region)" if "This line is inside" in text else ""
     if "sees no JAX work" in text:

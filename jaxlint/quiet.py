@@ -193,6 +193,16 @@ def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
             out.append(f"The benchmark harness `{code(call)}`: " + (
                 "each run waits for the JAX work it dispatches before it ends." if worked else
                 "jaxlint sees no JAX work in what it runs."))
+            timed = _nodes(parsed) if parsed else [
+                site for site in flow.compiling_calls if line_of(site) == line]
+            compiling = [n for n in timed if n in flow.compiling_calls]
+            if compiling:
+                first = _code_in(parsed)(compiling[0]) if parsed else code(compiling[0])
+                out.append(f"`{first}` compiles in its first timed run (a jitted function's "
+                           "first call); jaxlint reports that only where the figure holds "
+                           "that run and the code measures speed (`timeit.timeit`, `%timeit "
+                           "-n N`; a benchmark's name, a per-call figure, a warm-up elsewhere "
+                           "in the file), not in a single `%time` of a cold run.")
             out += _unseen(flow, line, line, line_of, code)
             if parsed is not None:  # a statement string (``%timeit f(x)``): its own calls
                 out += _unseen(flow, 1, parsed_lines(parsed), _lines_in(parsed),

@@ -413,3 +413,18 @@ for i in range(10):
     assert "The timed region from line 4 (or 9, read in the loop's earlier round) to line 7: " \
         in proc.stdout
     assert "`step(i)` (line 6: `lib.step` is outside this project" in proc.stdout
+
+
+def test_why_quiet_a_time_magic_of_a_first_call(tmp_path: Path) -> None:
+    cells = [("code", "import jax, jax.numpy as jnp\nf = jax.jit(lambda x: x * 2)\n"
+                      "x = jnp.ones(8)\n"),
+             ("code", "%%time\ny = f(x)\ny.block_until_ready()\n")]
+    nb = {"cells": [{"cell_type": kind, "metadata": {}, "source": src, "outputs": [],
+                     "execution_count": None} for kind, src in cells],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    proc = _why(tmp_path, "nb.ipynb", json.dumps(nb), "2:1")
+    assert "The benchmark harness `%%time`: each run waits for the JAX work it dispatches " \
+        "before it ends." in proc.stdout
+    assert "`f(x)` compiles in its first timed run (a jitted function's first call); jaxlint " \
+        "reports that only where the figure holds that run and the code measures speed" \
+        in proc.stdout

@@ -50,6 +50,10 @@ def test_each_stage_from_a_real_answer(tmp_path: Path) -> None:
         (HEAD + "f = jax.jit(lambda x: x)\nt0 = time.time()\ny = f(jnp.ones(2))\n"
          "y.block_until_ready()\nprint(time.time() - t0)\n", 6,
          "work seen, taken as waited for (line inside the region)"),
+        (HEAD + "import timeit\nf = jax.jit(lambda x: x)\n"
+                "print(timeit.timeit('f(1.0).block_until_ready()', globals=globals(), "
+                "number=1))\n", 6,
+         "a harness at the line, compiling in its first run"),
         (HEAD + "t0 = time.time()\nprint(time.time() - t0)\ndef broken(:\n", 4,
          "file could not be checked"),
     ]

@@ -1046,6 +1046,8 @@ class Calls:
                 text = self._call_texts[node] = " ".join(
                     self.module.code_for_node(node).split())
         if compiles:
+            if self.call_log is not None:
+                self.compiling_calls.add(node)  # (for ``--explain``: ``jaxlint.quiet``)
             if CLEARED in st.called:
                 self.cleared_compiles.add(node)  # compiles because the caches were cleared
             tick = self._tick()

@@ -226,8 +226,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # value not known here), "object" (a method of an object of a class not known
         # here), or the callee's type; None when not asked (nothing is recorded)
         self.call_log: dict[cst.CSTNode, tuple[str, str]] | None = None
-        # with ``call_log``: the statement string a harness times, as parsed (by its node)
+        # with ``call_log``: the statement string a harness times, as parsed (by its node),
+        # and the calls that compile (a jitted function's first call, a new static value)
         self.harness_code: dict[cst.CSTNode, cst.Module] = {}
+        self.compiling_calls: set[cst.CSTNode] = set()
         self.harnesses: dict[cst.CSTNode, HarnessUse] = {}
         self._regions: list[Region] | None = None  # regions(), once the run is over
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed
