@@ -9,7 +9,9 @@ It lints each Python document as the command line would lint the file at its pat
   jaxlint findings" (kind ``source.fixAll.jaxlint``), which applies what ``jaxlint --fix``
   would;
 - hover: the finding under the cursor, its message and, when the finding carries one, its
-  explanation.
+  explanation; on a line that reads a clock or runs a harness and has no finding, why not
+  (``jaxlint.quiet``: the region's work waited for and by what, or no JAX work seen and the
+  calls jaxlint could not see into).
 
 It uses the library (``jaxlint.engine``) in process; it never runs the user's code. Needs
 pygls, the ``server`` extra.
@@ -65,6 +67,11 @@ FIX_ALL_TITLE = "Fix all jaxlint findings"
 _SYNTAX = "cannot parse"
 
 
+# a line that may read a clock or run a harness: only there does a hover without a finding
+# ask why (an analysis of the document, in a worker)
+_CLOCKISH = re.compile(r"perf_counter|\btime\b|monotonic|default_timer|process_time|timeit"
+                       r"|\bnow\(|_ns\(|%%?time")
+_NOT_A_REGION = ("No timed region ends", "jaxlint did not analyse")
 DEBOUNCE_S = 0.25  # a change is linted once the edits pause this long
 
 
@@ -116,6 +123,9 @@ class JaxlintServer(LanguageServer):
         self.lint_lock = threading.Lock()  # one lint (or fix) at a time
         self._results_lock = threading.Lock()
         self.workers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="jaxlint")
+        # uri -> (text, line, why it has no finding): the last such hover's answer, so that
+        # the editor asking again as the pointer rests costs no second analysis
+        self.quiet: dict[str, tuple[str, int, list[str]]] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
 
     def opened(self, uri: str) -> TextDocument | None:
@@ -159,6 +169,28 @@ class JaxlintServer(LanguageServer):
     def forget(self, uri: str) -> None:
         with self._results_lock:
             self.results.pop(uri, None)
+        self.quiet.pop(uri, None)
+
+    def why_quiet(self, uri: str, path: str, text: str, line: int) -> list[str]:
+        """Why ``line`` (from 1) of the document has no finding (in a worker thread): the
+        answers that name a region or a harness, else nothing."""
+        known = self.quiet.get(uri)
+        if known is not None and known[:2] == (text, line):
+            return known[2]
+        with self.lint_lock:
+            scope = _scope(path, self.modules)
+            why: list[str] = []
+            if scope.settings is not None:
+                from jaxlint.quiet import reasons
+
+                try:
+                    why = reasons(text, path, scope.settings, line)
+                except SourceError:
+                    why = []
+        if why and why[0].startswith(_NOT_A_REGION):
+            why = []  # a line that reads a clock no region ends at: nothing to say
+        self.quiet[uri] = (text, line, why)
+        return why
 
     def dependents(self, path: str) -> list[str]:
         """The open documents whose results depend on the file at ``path``."""
@@ -328,6 +360,11 @@ def hover_text(f: Finding) -> str:
     return "\n\n".join(parts)
 
 
+def quiet_text(why: Sequence[str]) -> str:
+    """Markdown: why a line has no finding (``jaxlint --explain`` says the same)."""
+    return "\n\n".join(["**jaxlint**: no finding on this line", *why])
+
+
 # --- the server ---------------------------------------------------------------------------
 
 
@@ -478,7 +515,16 @@ def build_server() -> JaxlintServer:
                     r.end.character:
                 return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, hover_text(f)),
                                  range=r)
-        return None
+        lines = split_lines(result.text)
+        if pos.line >= len(lines) or _CLOCKISH.search(lines[pos.line]) is None or any(
+                _range(doc, result.text, f).start.line == pos.line for f in result.findings):
+            return None
+        why = await asyncio.get_running_loop().run_in_executor(
+            ls.workers, ls.why_quiet, params.text_document.uri, _path(doc), result.text,
+            pos.line + 1)
+        if not why:
+            return None
+        return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, quiet_text(why)))
 
     return server
 

@@ -560,3 +560,42 @@ def test_a_lint_makes_no_fix_until_one_is_asked_for_and_then_the_same_one(
     previews.fixed(next(i for i, p in enumerate(previews.plans) if p is not None))  # again:
     # kept, not made again
     assert len(made) == len(got)
+
+
+SYNCED = """\
+import time
+
+import jax.numpy as jnp
+from agents import Agent
+
+x = jnp.ones((256, 256))
+t0 = time.perf_counter()
+y = jnp.dot(x, x)
+y.block_until_ready()
+print(time.perf_counter() - t0)
+agent = Agent()
+t0 = time.perf_counter()
+z = agent.act(x)
+print(time.perf_counter() - t0)
+"""
+
+
+def test_hover_on_a_clock_read_without_finding_says_why(client: Client, tmp_path: Path) -> None:
+    client.start(tmp_path)
+    uri = client.open(tmp_path / "bench.py", SYNCED)
+    assert client.diagnostics(uri) == []
+
+    def hover(line: int) -> Any:
+        return client.request("textDocument/hover", {
+            "textDocument": {"uri": uri}, "position": {"line": line, "character": 8}})
+
+    waited = hover(9)  # print(time.perf_counter() - t0), 10 on the command line
+    assert waited["contents"]["kind"] == "markdown"
+    assert waited["contents"]["value"].startswith("**jaxlint**: no finding on this line")
+    assert ("The timed region from line 7 to line 10: its JAX work is waited for before the "
+            "clock is read, by the sync at line 9.") in waited["contents"]["value"]
+    unseen = hover(13)
+    assert "`agent.act(x)` (line 13: a method of an object whose class jaxlint does not " \
+        "know)" in unseen["contents"]["value"]
+    assert hover(5) is None  # no clock on the line: nothing asked, nothing said
+    assert hover(2) is None
