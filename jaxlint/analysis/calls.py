@@ -31,6 +31,7 @@ from jaxlint.analysis.syntax import (
     literal_truth,
     params_of,
     static_spec,
+    walk,
 )
 from jaxlint.analysis.timers import CLEARS, COMPILE, Event, bookkeeping
 from jaxlint.analysis.values import (
@@ -248,6 +249,23 @@ class Calls:
         callee = self._eval(func, st)
         return self._call_value(callee, node, st)
 
+    def _returns_nothing(self: FlowAnalysis, fn: Func) -> bool:
+        return self.procedure(fn.node)
+
+    def procedure(self: FlowAnalysis, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is a ``def`` that returns no value on any path: no ``return``
+        with a value and no ``yield`` in its own body (nested functions aside). Once per
+        function."""
+        if not isinstance(node, cst.FunctionDef):
+            return False
+        known = self._procedures.get(node)
+        if known is None:
+            known = self._procedures[node] = not any(
+                (isinstance(n, cst.Return) and n.value is not None)
+                or isinstance(n, (cst.Yield, cst.Await))
+                for n in walk(node.body, skip=(cst.FunctionDef, cst.Lambda, cst.ClassDef)))
+        return known
+
     def _log_call(self: FlowAnalysis, node: cst.Call, kind: str, name: str) -> None:
         """Note what ``node`` called (``call_log``). A call the analysis runs more than once
         (a loop's rounds, a harness's statement) keeps what it was seen to call when known."""
@@ -429,6 +447,11 @@ class Calls:
                         isinstance(held, Ref) and held.name == q) or (
                         self.globals.get(spelled) == Ref(q)):
                     self.ineffective_sync(node, "no_argument")
+                return None
+            if not jax_args and len(node.args) == 1 and node.args[0].value in self.none_calls:
+                # ``jax.block_until_ready(trainer.step(g))`` of a function that returns
+                # nothing: it is given None, and waits for nothing
+                self.ineffective_sync(node, "returns_none")
                 return None
             if isinstance(node.args[0].value, cst.GeneratorExp):
                 # ``jax.block_until_ready(o for o in outs)``: a generator is one leaf that is
@@ -1410,6 +1433,12 @@ class Calls:
                 return summary.result
             if isinstance(summary.result, JaxVal) and summary.result.record:
                 return replace(result, record=True)  # a plain dataclass of its results
+            if self._returns_nothing(fn):
+                # a procedure (no ``return`` of a value): its call's value is None, whatever
+                # it leaves running (stored on ``self``, appended to a list); waiting for
+                # that None waits for nothing, and a fix must not wrap the call
+                self.none_calls.add(node)
+                return None
             return result
         elif summary.work and summary.own_by_transfer:
             result = self._dispatch(node, values, st)

@@ -226,6 +226,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # value not known here), "object" (a method of an object of a class not known
         # here), or the callee's type; None when not asked (nothing is recorded)
         self.call_log: dict[cst.CSTNode, tuple[str, str]] | None = None
+        self._procedures: dict[cst.FunctionDef, bool] = {}  # see Calls.procedure
+        # calls of such functions that left JAX work running: their value is None
+        self.none_calls: set[cst.CSTNode] = set()
         # with ``call_log``: the statement string a harness times, as parsed (by its node),
         # and the calls that compile (a jitted function's first call, a new static value)
         self.harness_code: dict[cst.CSTNode, cst.Module] = {}
@@ -504,6 +507,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self._growth.clear()  # (pass 1 read it without the module's imports)
         self.signatures_seen.clear()
         self.no_op_syncs.clear()
+        self.none_calls.clear()
         self.left_running.clear()
         self.read_ticks.clear()
         self.warm_timed.clear()

@@ -169,6 +169,13 @@ def describe(ctx: FileContext, region: object, plan: object) -> str:
     if isinstance(plan, FixPlan) and plan.wraps:
         return (f"the result of `{ctx.code(plan.wraps[-1].value)}` is still being computed; "
                 "wrap it in jax.block_until_ready(...) before reading the clock")
-    first = min(ctx.line(s) for s in region.unsynced)
+    site = min(region.unsynced, key=ctx.line)
+    first = ctx.line(site)
+    kind, fn = ctx.flow.why.get(site, ("op", None))
+    if kind == "helper" and isinstance(fn, cst.CSTNode) and ctx.flow.procedure(fn):
+        # a procedure's call: its value is None, so "its result" would wait for nothing
+        return (f"`{ctx.code(site)}` (line {first}) leaves JAX work running and returns "
+                "nothing to wait on; call jax.block_until_ready(...) on the arrays it "
+                "stores before reading the clock")
     return (f"JAX work from line {first} is still being computed; call "
             "jax.block_until_ready(...) on its result before reading the clock")

@@ -22,7 +22,9 @@ class IneffectiveSync(Rule):
     nothing), `(a, b).block_until_ready()` on a tuple, list, dict or set (raises
     `AttributeError`: only `jax.block_until_ready` takes a pytree), `jax.block_until_ready`
     given a generator expression or an object of a class that is no registered pytree (one
-    leaf that is no array: waits for nothing), `jax.effects_barrier()` (waits only for
+    leaf that is no array: waits for nothing), or the call of a function that returns
+    nothing (`jax.block_until_ready(trainer.step(g))` of a `step` that stores its result on
+    the trainer: it is given None), `jax.effects_barrier()` (waits only for
     computations with effects, such as callbacks, not for results), and a sync inside a
     jitted function whose call the region times (it runs while the function is traced, not
     when it runs), and a sync of one device's part of a value spread over devices
@@ -157,6 +159,9 @@ def _why(kind: str) -> str:
                   "is waited for",
         "effects_barrier": "waits only for computations with effects (callbacks, ordered "
                            "effects), not for the results of others",
+        "returns_none": "gives jax.block_until_ready what a function that returns nothing "
+                        "returned, None: the work it left running (stored on an object, "
+                        "appended to a list) is not waited for",
         "one_shard": "waits for one device's part of a value spread over devices (a pmapped "
                      "result's `[0]`, one addressable shard): the other devices may still be "
                      "computing theirs when the clock is read",
@@ -191,6 +196,12 @@ def _detail(ctx: FileContext, site: cst.CSTNode, kind: str, plan: FixPlan | None
     if kind == "record":
         return (f"`{code}` is given an object that is no registered pytree and waits for "
                 f"nothing; {wait}")
+    if kind == "returns_none":
+        assert isinstance(site, cst.Call)
+        called = ctx.code(site.args[0].value, 40)
+        return (f"`{code}` is given what `{called}` returns, None (it returns nothing), and "
+                "waits for nothing; call jax.block_until_ready(...) on the arrays it stores "
+                "before reading the clock")
     return f"`{code}` waits only for computations with effects, not for results; {wait}"
 
 
