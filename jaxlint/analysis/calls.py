@@ -121,6 +121,10 @@ class Summary:
     # function, constructor, reduction or factorisation: called with host numbers only
     # (``lr = schedule(step)``), it computes a few scalars
     leaves_ops_only: bool = False
+    # a method's: the attributes it stores on ``self`` with JAX values its own work made
+    # (``self.params = sgd(self.params, g)``), which its caller's object holds after the
+    # call (``trainer.step(g)``, then ``trainer.params``)
+    stores: frozenset[str] = frozenset()
 
     @property
     def leaves_running(self) -> bool:
@@ -1416,6 +1420,15 @@ class Calls:
                 return result
         elif summary.work and summary.leaves_work:
             result = self._dispatch(node, values, st)
+            if summary.stores and isinstance(node, cst.Call) and isinstance(
+                    node.func, cst.Attribute):
+                # ``trainer.step(g)`` stored ``self.params``: ``trainer.params`` now holds
+                # this call's work (a wait for it waits for the call)
+                receiver = dotted(node.func.value)
+                if receiver is not None:
+                    for attr in sorted(summary.stores):
+                        self._set(st, f"{receiver}.{attr}", result)
+                        self.frame.binds.setdefault(f"{receiver}.{attr}", set()).add(node)
             if summary.leaves_fill:
                 self.fill_sites.add(node)
             else:
@@ -1619,6 +1632,25 @@ class Calls:
             for s in exits for site in s.pending)
         reads = frozenset(self._read_log[first_read:])
         pairs = frozenset(self._pair_log[first_pair:])
+        stores: frozenset[str] = frozenset()
+        if fn.owner is not None and leaves_work and isinstance(fn.node, cst.FunctionDef):
+            positional = self._positional_params(fn.node)
+            prefix = positional[0] + "." if positional else None
+            if prefix is not None and exits:
+                # only values whose wait waits for all the work the method leaves running
+                # (the last it dispatched, on every exit): a key split early in the method
+                # is no wait for the step after it
+                found = None
+                for s in exits:
+                    own = [(site, t) for site, t in s.pending.items()
+                           if site not in given_sites]
+                    here = {key[len(prefix):] for key, v in s.env.items()
+                            if key.startswith(prefix) and "." not in key[len(prefix):]
+                            and isinstance(v, JaxVal) and not v.opaque
+                            and any(site not in given_sites for site in v.origin)
+                            and all(v.covers(site, t) for site, t in own)}
+                    found = here if found is None else found & here
+                stores = frozenset(found or ())
         if generator:
             # Calling a generator function runs none of its body: its own regions were
             # found just now. A ``@contextmanager`` that reads the clock before and after
@@ -1639,7 +1671,7 @@ class Calls:
                               fresh_jit=frame.fresh_jit and bool(exits) and all(
                                   FRESH in s.called for s in exits),
                               recompile_kind=frame.recompile_kind,
-                              unknown=frame.unknown)
+                              unknown=frame.unknown, stores=stores)
         self._memo[key] = summary
         if summary.unknown:
             self._note_unknown()

@@ -199,9 +199,11 @@ def _detail(ctx: FileContext, site: cst.CSTNode, kind: str, plan: FixPlan | None
     if kind == "returns_none":
         assert isinstance(site, cst.Call)
         called = ctx.code(site.args[0].value, 40)
+        then = (wait if plan is not None and plan.synced_exprs else
+                "call jax.block_until_ready(...) on the arrays it stores before reading the "
+                "clock")
         return (f"`{code}` is given what `{called}` returns, None (it returns nothing), and "
-                "waits for nothing; call jax.block_until_ready(...) on the arrays it stores "
-                "before reading the clock")
+                f"waits for nothing; {then}")
     return f"`{code}` waits only for computations with effects, not for results; {wait}"
 
 
