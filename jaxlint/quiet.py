@@ -83,7 +83,7 @@ def reasons(source: str | bytes, path: str, settings: Settings, line: int) -> li
     for f in found:
         if skipped:
             out.append(f"{f.code} ({f.message}) is not reported: the file has a line that "
-                       "skips it whole (`# flake8: noqa` or `# ruff: noqa`).")
+                       "skips it whole (`# flake8: noqa`).")
         elif settings.honour_noqa and noqa.suppresses(line, f.code):
             out.append(f"{f.code} ({f.message}) is not reported: the `# noqa` comment on "
                        "this line silences it.")

@@ -428,3 +428,11 @@ def test_why_quiet_a_time_magic_of_a_first_call(tmp_path: Path) -> None:
     assert "`f(x)` compiles in its first timed run (a jitted function's first call); jaxlint " \
         "reports that only where the figure holds that run and the code measures speed" \
         in proc.stdout
+
+
+def test_why_quiet_a_file_skipped_whole(tmp_path: Path) -> None:
+    text = "# flake8: noqa\n" + SYNCED.replace("  # noqa: JAX101", "")
+    proc = _why(tmp_path, "bench.py", text, "16")
+    assert "JAX101 (timer stops before JAX work finishes" in proc.stdout
+    assert "is not reported: the file has a line that skips it whole (`# flake8: noqa`)." \
+        in proc.stdout

@@ -260,8 +260,8 @@ class Calls:
         """Whether ``node`` is a ``def`` that returns no value on any path: no ``return``
         with a value and no ``yield`` in its own body (nested functions aside). Once per
         function."""
-        if not isinstance(node, cst.FunctionDef):
-            return False
+        if not isinstance(node, cst.FunctionDef) or node.asynchronous is not None:
+            return False  # (an ``async def``'s call gives a coroutine, not None)
         known = self._procedures.get(node)
         if known is None:
             known = self._procedures[node] = not any(
