@@ -8,7 +8,7 @@ import io
 import os
 import sys
 import tokenize
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -688,6 +688,10 @@ def _check_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
         target, at = _explain_target(args.explain, parser)
         if args.paths or args.fix or args.diff:
             parser.error("--explain takes one PATH:LINE and no other paths, --fix or --diff")
+        if os.path.isdir(target):
+            parser.error(f"--explain takes a file, not a folder: {target!r}")
+        if at[1] < 1 or (at[0] is not None and at[0] < 1):
+            parser.error("--explain counts lines (and a notebook's cells) from 1")
         args.paths = [target]
         args.no_cache = True
         args.explain_at = at
@@ -980,53 +984,60 @@ def _doubts(path: str, config: Config, args: argparse.Namespace, cell: int | Non
     """``jaxlint.quiet.doubts`` for a line of a file or of a notebook's cell."""
     from jaxlint.quiet import doubts
 
-    settings = replace(_settings(path, args, config, {}), prefilter=False)
-    if not path.endswith(".ipynb"):
-        return doubts(read(path), path, settings, line)
-    from jaxlint.notebook import build, load, placed
-
-    virtual = build(load(read(path), path), path, strict=False)
-    at = [i + 1 for i, v in enumerate(virtual.lines) if v.cell == cell and v.line == line]
-    if not at:
+    found = _explained_source(path, config, args, cell, line)
+    if isinstance(found, list):
         return []
-    return [placed(text, virtual) for text in
-            doubts(virtual.text, path, replace(settings, shown=virtual.shown), at[0])]
+    source, settings, at, place = found
+    return [place(text) for text in doubts(source, path, settings, at)]
 
 
 def _why_quiet(path: str, config: Config, args: argparse.Namespace, cell: int | None,
                line: int) -> list[str]:
     """``jaxlint.quiet.reasons`` for a line of a file or of a notebook's cell."""
+    found = _explained_source(path, config, args, cell, line)
+    if isinstance(found, list):
+        return found  # the line is not one the analysis can speak of
+    source, settings, at, place = found
+    from jaxlint.quiet import reasons
+
+    return [place(text) for text in reasons(source, path, settings, at)]
+
+
+def _explained_source(path: str, config: Config, args: argparse.Namespace,
+                      cell: int | None, line: int
+                      ) -> list[str] | tuple[str | bytes, Settings, int, Callable[[str], str]]:
+    """What ``--explain`` analyses for a line: the module's source (a notebook's: the
+    module its code cells make), the settings, the line in that module, and how to name
+    its lines to the user (a notebook's cells); or why there is nothing to analyse (the
+    prefilter skips the file, the line or cell is not there), as answer lines. The
+    prefilter is asked before libcst is imported."""
+    from jaxlint.quiet import SKIPPED_BY_PREFILTER
+
     data = read(path)
     settings = _settings(path, args, config, {})
     if not path.endswith(".ipynb"):
         if not might_matter(data, config.extras, project=not args.no_index):
-            from jaxlint.quiet import SKIPPED_BY_PREFILTER
-
-            return [SKIPPED_BY_PREFILTER]  # (before libcst is imported)
-        from jaxlint.quiet import reasons
-
-        return reasons(data, path, settings, line)
+            return [SKIPPED_BY_PREFILTER]
+        count = len(_text(data).splitlines())
+        if line > count:
+            return [f"The file has {count} line{'s' if count != 1 else ''}."]
+        return data, replace(settings, prefilter=False), line, lambda text: text
     from jaxlint.notebook import build, load, may_matter, placed
 
     virtual = build(load(data, path), path, strict=False)
     if cell is None:
-        return ["a notebook's line is asked for as PATH:CELL:LINE (its cell, counted from 1 "
+        return ["A notebook's line is asked for as PATH:CELL:LINE (its cell, counted from 1 "
                 "as jaxlint reports it)."]
     if cell in virtual.broken:
-        return [f"cell {cell} does not parse ({virtual.broken[cell].message}), so it is "
+        return [f"Cell {cell} does not parse ({virtual.broken[cell].message}), so it is "
                 "not analysed."]
     at = [i + 1 for i, v in enumerate(virtual.lines) if v.cell == cell and v.line == line]
     if not at:
-        return [f"cell {cell} has no line {line} of code."]
+        return [f"Cell {cell} has no line {line} of code."]
     if not may_matter(virtual, config.extras, project=not args.no_index):
-        from jaxlint.quiet import SKIPPED_BY_PREFILTER
-
         return [SKIPPED_BY_PREFILTER]
-    from jaxlint.quiet import reasons
-
-    why = reasons(virtual.text, path, replace(settings, shown=virtual.shown, prefilter=False),
-                  at[0])
-    return [placed(text, virtual) for text in why]
+    return (virtual.text, replace(settings, shown=virtual.shown, prefilter=False), at[0],
+            lambda text: placed(text, virtual))
 
 
 def _status(run: Run, args: argparse.Namespace) -> int:

@@ -436,3 +436,17 @@ def test_why_quiet_a_file_skipped_whole(tmp_path: Path) -> None:
     assert "JAX101 (timer stops before JAX work finishes" in proc.stdout
     assert "is not reported: the file has a line that skips it whole (`# flake8: noqa`)." \
         in proc.stdout
+
+
+def test_explain_refuses_a_folder_and_line_zero_and_says_a_line_is_past_the_end(
+        tmp_path: Path) -> None:
+    (tmp_path / "bench.py").write_text(UNSEEN)
+    folder = run(sys.executable, "-m", "jaxlint", "--explain", ".:3", cwd=tmp_path)
+    assert folder.returncode == 2
+    assert "--explain takes a file, not a folder: '.'" in folder.stderr
+    zero = run(sys.executable, "-m", "jaxlint", "--explain", "bench.py:0", cwd=tmp_path)
+    assert zero.returncode == 2
+    assert "--explain counts lines (and a notebook's cells) from 1" in zero.stderr
+    past = _why(tmp_path, "bench.py", UNSEEN, "99")
+    assert past.returncode == 1
+    assert past.stdout.splitlines()[1:] == ["    The file has 10 lines."]
