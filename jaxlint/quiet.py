@@ -38,6 +38,8 @@ from jaxlint.analysis.names import (
 )
 from jaxlint.engine import _analysis_limits, _follow_callers, _reports, charging, enabled, parse
 from jaxlint.noqa import NoqaIndex, file_is_skipped
+from jaxlint.positions import Positions
+from jaxlint.rules.base import FileContext
 from jaxlint.settings import Settings, might_matter
 
 # Modules whose functions jaxlint knows what to make of (or that do no JAX work): a call of
@@ -48,6 +50,11 @@ _KNOWN = ("builtins.", "time.", "timeit.", "math.", "os.", "sys.", "functools.",
           "contextlib.", "datetime.", "jax.", "jaxlib.", *HOST_PREFIXES, *JAX_LIBRARIES)
 NO_WORK = "jaxlint sees no JAX work in it that is still running when the clock is read"
 _MAX_CALLS = 6  # calls named for a region; the rest are counted
+UNSEEN_HEAD = ("Calls in it that jaxlint could not see into (JAX work it misses would be in "
+               "them): ")
+FOLLOWED_HEAD = "Calls in it that jaxlint followed and found to leave no JAX work running: "
+AFTER_HEAD = ("Calls after that work that jaxlint could not see into (if one of them waits for "
+              "it, by a sync or a copy to the host, the timing is right): ")
 
 SKIPPED_BY_PREFILTER = (
     "jaxlint did not analyse this file: it reads no clock that jaxlint knows "
@@ -93,7 +100,7 @@ def reasons(source: str | bytes, path: str, settings: Settings, line: int) -> li
                        "configuration, or --select/--ignore).")
     if out:
         return out
-    return _judged(module, flow, line, settings.shown or {})
+    return _judged(module, text, flow, line, settings.shown)
 
 
 def _analysed(source: str | bytes, path: str, settings: Settings
@@ -115,48 +122,40 @@ def doubts(source: str | bytes, path: str, settings: Settings, line: int) -> lis
     after that work that jaxlint could not see into. A wait inside one of them (a host copy
     in another package's logger, a sync in a method of an object of an unknown class) would
     make the timing right: where to look when the finding seems wrong."""
-    module, _, flow = _analysed(source, path, settings)
-    pos = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-
-    def line_of(node: object) -> int | None:
-        p = pos.get(node)  # type: ignore[call-overload]
-        return p.start.line if p is not None else None
-
-    def code(node: cst.CSTNode) -> str:
-        return _short(module.code_for_node(node))
-
+    module, text, flow = _analysed(source, path, settings)
+    ctx = _context(module, text, flow, settings.shown)
+    line_of = _line_of(ctx)
     out: list[str] = []
     for region in flow.regions():
         if line_of(region.stop) != line or not region.unsynced:
             continue
         work = sorted(n for s in region.unsynced if (n := line_of(s)) is not None)
-        if not work:
-            continue
-        for text in _unseen(flow, work[0] + 1, line, line_of, code):
-            out.append(text.replace(
-                "Calls in it that jaxlint could not see into (JAX work it misses would be in "
-                "them): ",
-                "Calls after that work that jaxlint could not see into (if one of them waits "
-                "for it, by a sync or a copy to the host, the timing is right): "))
+        if work:
+            out += _unseen(flow, work[0] + 1, line, line_of, ctx.code, head=AFTER_HEAD)
     return out
 
 
-def _judged(module: cst.Module, flow: FlowAnalysis, line: int,
-            shown: Mapping[tuple[int, int], str]) -> list[str]:
-    """What the analysis concluded about the regions and harnesses at ``line``."""
-    pos = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+def _context(module: cst.Module, text: str, flow: FlowAnalysis,
+             shown: Mapping[tuple[int, int], str] | None) -> FileContext:
+    """What the rules place and show code with (``engine._reports``): the same positions,
+    and a notebook's magics written as the user wrote them."""
+    positions = Positions(module, text, flow.tops, flow.cpython_tree, flow.top_of)
+    return FileContext(module, flow, positions, shown)
 
+
+def _line_of(ctx: FileContext) -> Callable[[object], int | None]:
+    """A node's line, None for one the module does not hold (a statement string's)."""
     def line_of(node: object) -> int | None:
-        p = pos.get(node)  # type: ignore[call-overload]
-        return p.start.line if p is not None else None
+        return ctx.line(node) or None if isinstance(node, cst.CSTNode) else None
 
-    def code(node: cst.CSTNode) -> str:
-        p = pos.get(node)  # type: ignore[call-overload]
-        written = None
-        if p is not None and shown:
-            written = shown.get((p.start.line, p.start.column)) or shown.get(
-                (p.start.line, p.start.column + 1))
-        return _short(written or module.code_for_node(node))
+    return line_of
+
+
+def _judged(module: cst.Module, text: str, flow: FlowAnalysis, line: int,
+            shown: Mapping[tuple[int, int], str] | None) -> list[str]:
+    """What the analysis concluded about the regions and harnesses at ``line``."""
+    ctx = _context(module, text, flow, shown)
+    line_of, code = _line_of(ctx), ctx.code
 
     out: list[str] = []
     regions = flow.regions()
@@ -334,7 +333,8 @@ _PLAIN_METHODS = frozenset({
 
 def _unseen(flow: FlowAnalysis, first: int, last: int, line_of: Callable[[object], int | None],
             code: Callable[[cst.CSTNode], str], followed: bool = False,
-            at: Callable[[int], str] = lambda n: f"line {n}: ") -> list[str]:
+            at: Callable[[int], str] = lambda n: f"line {n}: ", head: str = UNSEEN_HEAD
+            ) -> list[str]:
     """The calls between ``first`` and ``last`` whose callee jaxlint could not see into
     (where JAX work it missed would be); with ``followed``, also those it followed into
     and found to leave no JAX work running."""
@@ -369,13 +369,10 @@ def _unseen(flow: FlowAnalysis, first: int, last: int, line_of: Callable[[object
         elif followed and kind in ("Func", "Instance", "Klass"):
             seen.append((n, f"`{text}` ({at(n).rstrip(': ')})"))
     out = []
-    for found, head in ((unseen, "Calls in it that jaxlint could not see into (JAX work it "
-                                 "misses would be in them): "),
-                        (seen, "Calls in it that jaxlint followed and found to leave no JAX "
-                               "work running: ")):
+    for found, heading in ((unseen, head), (seen, FOLLOWED_HEAD)):
         if found:
             found.sort()
             named = [t for _, t in found[:_MAX_CALLS]]
             more = len(found) - len(named)
-            out.append(head + "; ".join(named) + (f"; and {more} more" if more else "") + ".")
+            out.append(heading + "; ".join(named) + (f"; and {more} more" if more else "") + ".")
     return out

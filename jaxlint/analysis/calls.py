@@ -253,9 +253,6 @@ class Calls:
         callee = self._eval(func, st)
         return self._call_value(callee, node, st)
 
-    def _returns_nothing(self: FlowAnalysis, fn: Func) -> bool:
-        return self.procedure(fn.node)
-
     def procedure(self: FlowAnalysis, node: cst.CSTNode) -> bool:
         """Whether ``node`` is a ``def`` that returns no value on any path: no ``return``
         with a value and no ``yield`` in its own body (nested functions aside). Once per
@@ -1446,7 +1443,7 @@ class Calls:
                 return summary.result
             if isinstance(summary.result, JaxVal) and summary.result.record:
                 return replace(result, record=True)  # a plain dataclass of its results
-            if self._returns_nothing(fn):
+            if self.procedure(fn.node):
                 # a procedure (no ``return`` of a value): its call's value is None, whatever
                 # it leaves running (stored on ``self``, appended to a list); waiting for
                 # that None waits for nothing, and a fix must not wrap the call
