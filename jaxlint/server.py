@@ -52,7 +52,7 @@ from jaxlint.config import Config, ConfigError, Resolver
 from jaxlint.errors import SourceError
 from jaxlint.files import Excluder
 from jaxlint.finding import Finding
-from jaxlint.settings import Settings, for_file
+from jaxlint.settings import CLOCK_FUNCTIONS, Settings, for_file
 from jaxlint.text_lines import split_lines
 
 if TYPE_CHECKING:
@@ -69,8 +69,7 @@ _SYNTAX = "cannot parse"
 
 # a line that may read a clock or run a harness: only there does a hover without a finding
 # ask why (an analysis of the document, in a worker)
-_CLOCKISH = re.compile(r"perf_counter|\btime\b|monotonic|default_timer|process_time|timeit"
-                       r"|\bnow\(|_ns\(|%%?time")
+_CLOCKISH = re.compile(r"\b(?:" + "|".join(sorted(CLOCK_FUNCTIONS)) + r")\b|%%?time")
 _NOT_A_REGION = ("No timed region ends", "jaxlint did not analyse")
 DEBOUNCE_S = 0.25  # a change is linted once the edits pause this long
 
