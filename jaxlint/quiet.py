@@ -36,7 +36,15 @@ from jaxlint.analysis.names import (
     JAX_LIBRARIES,
     TRANSFER_METHODS,
 )
-from jaxlint.engine import _analysis_limits, _follow_callers, _reports, charging, enabled, parse
+from jaxlint.engine import (
+    _analysis_limits,
+    _follow_callers,
+    _one_file,
+    _reports,
+    charging,
+    enabled,
+    parse,
+)
 from jaxlint.noqa import NoqaIndex, file_is_skipped
 from jaxlint.positions import Positions
 from jaxlint.rules.base import FileContext
@@ -82,7 +90,7 @@ def reasons(source: str | bytes, path: str, settings: Settings, line: int) -> li
     module, text, flow = _analysed(source, path, settings)
     noqa = NoqaIndex(text)
     every = replace(settings, select=None, ignore=None, honour_noqa=False, prefilter=False)
-    with _analysis_limits(), charging(flow):
+    with _one_file(), _analysis_limits(), charging(flow):
         found = [f for f, _ in _reports(module, text, flow, noqa, path, every)
                  if f.line == line]
     out = []
@@ -100,20 +108,22 @@ def reasons(source: str | bytes, path: str, settings: Settings, line: int) -> li
                        "configuration, or --select/--ignore).")
     if out:
         return out
-    return _judged(module, text, flow, line, settings.shown)
+    with _one_file():
+        return _judged(module, text, flow, line, settings.shown)
 
 
 def _analysed(source: str | bytes, path: str, settings: Settings
               ) -> tuple[cst.Module, str, FlowAnalysis]:
     """The module, its text and its analysis, run with the call log on."""
-    module = parse(source)
-    text = source if isinstance(source, str) else source.decode(module.encoding)
-    flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name, text,
-                        path)
-    flow.call_log = {}
-    with _analysis_limits(), charging(flow):
-        flow.run()
-        _follow_callers(flow, path, settings)
+    with _one_file():  # (a bug met here is one error line, as a lint's is)
+        module = parse(source)
+        text = source if isinstance(source, str) else source.decode(module.encoding)
+        flow = FlowAnalysis(module, settings.extras, settings.index, settings.module_name,
+                            text, path)
+        flow.call_log = {}
+        with _analysis_limits(), charging(flow):
+            flow.run()
+            _follow_callers(flow, path, settings)
     return module, text, flow
 
 
@@ -123,7 +133,13 @@ def doubts(source: str | bytes, path: str, settings: Settings, line: int) -> lis
     in another package's logger, a sync in a method of an object of an unknown class) would
     make the timing right: where to look when the finding seems wrong."""
     module, text, flow = _analysed(source, path, settings)
-    ctx = _context(module, text, flow, settings.shown)
+    with _one_file():
+        return _doubts(module, text, flow, settings.shown, line)
+
+
+def _doubts(module: cst.Module, text: str, flow: FlowAnalysis,
+            shown: Mapping[tuple[int, int], str] | None, line: int) -> list[str]:
+    ctx = _context(module, text, flow, shown)
     line_of = _line_of(ctx)
     out: list[str] = []
     for region in flow.regions():

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from fixture_support import fixture_files, lint
 from helpers import run
 
@@ -450,3 +451,17 @@ def test_explain_refuses_a_folder_and_line_zero_and_says_a_line_is_past_the_end(
     past = _why(tmp_path, "bench.py", UNSEEN, "99")
     assert past.returncode == 1
     assert past.stdout.splitlines()[1:] == ["    The file has 10 lines."]
+
+
+def test_why_quiet_a_bug_in_the_answer_is_one_line_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import jaxlint.quiet
+
+    def broken(*args: object) -> list[str]:
+        raise ValueError("boom")
+
+    monkeypatch.setattr(jaxlint.quiet, "_judged", broken)
+    proc = _why(tmp_path, "bench.py", UNSEEN, "9")
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[1:] == [
+        "    (why not could not be told: internal error (ValueError: boom); please report it)"]
