@@ -180,8 +180,11 @@ class _Applier(cst.CSTTransformer):
     ) -> cst.CSTNode | cst.RemovalSentinel | cst.FlattenSentinel[cst.CSTNode]:
         result = super().on_leave(original_node, updated_node)
         if original_node in self.replace and isinstance(result, cst.BaseExpression):
-            return cst.parse_expression(self.replace[original_node]).with_changes(
-                lpar=result.lpar, rpar=result.rpar)
+            # (the new code's own parentheses kept inside the old ones: ``(a, b)`` for an
+            # argument stays a tuple, not two arguments)
+            made = cst.parse_expression(self.replace[original_node])
+            return made.with_changes(lpar=[*result.lpar, *made.lpar],
+                                     rpar=[*made.rpar, *result.rpar])
         if original_node in self.wrap_exprs and isinstance(result, cst.BaseExpression):
             made = _sync_call(result, self.jax)
             self.made.add(made)

@@ -489,3 +489,19 @@ def test_a_sync_that_raises_as_written_is_measured_fixed() -> None:
     assert row["as_written_runs_s"] == [] and len(row["fixed_runs_s"]) == 2
     assert row["verdict"] == ("fix makes the script run (as written: AttributeError: 'tuple' "
                               "object has no attribute 'block_until_ready' (line 19))")
+
+
+@pytest.mark.slow
+@requires_jax
+def test_a_sync_of_a_dict_view_waits_for_nothing_until_fixed(monkeypatch) -> None:
+    """``jax.block_until_ready(outs.values())`` (and of ``iter``/``zip``) returns at once on
+    real JAX: each region's fixed version (given the dict itself) measures longer."""
+    monkeypatch.setenv("JAXLINT_VERIFY_SIZE", "1000")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        main([str(FIXTURES / "JAX107" / "sync_of_dict_view.py"), "--repeat", "3", "--json",
+              "--backend", "cpu"])
+    rows = json.loads(out.getvalue())
+    assert [r["code"] for r in rows] == ["JAX107"] * 3
+    assert all(r["fix_applied"] == "safe" for r in rows)
+    assert all(r["verdict"] == "fix changes measured time" for r in rows), rows

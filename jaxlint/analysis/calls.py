@@ -327,7 +327,13 @@ class Calls:
         if isinstance(callee, Klass):
             init = callee.members.get("__init__")
             if isinstance(init, Func):
-                self._call_func(init, node, args, Instance(callee), st)
+                made = self._call_func(init, node, args, Instance(callee), st)
+                if self.is_pytree_class(callee):
+                    # (``@register_pytree_node_class`` with its own ``__init__``: what it
+                    # stores is what it was given or made; JAX sees into it)
+                    held = union_jax([*values, made])
+                    if held is not None:
+                        return Instance(callee, holds=held)
                 return Instance(callee)
             return self._construct_record(callee, args)
         if isinstance(callee, Instance):
@@ -459,7 +465,21 @@ class Calls:
                 # no array: nothing is waited for (nor is the generator even run)
                 self.ineffective_sync(node, "generator")
                 return None
+            if len(node.args) == 1 and self._iterator_made(node.args[0].value, st):
+                # ``jax.block_until_ready(outs.values())``, ``(iter(xs))``: a dict view or an
+                # iterator is one leaf that is no array, as a generator is
+                self.ineffective_sync(node, "iterator")
+                return None
+            # (an object of a registered pytree class: its leaves are what it holds)
+            jax_args += [v.holds for v in values if isinstance(v, Instance) and v.holds]
             records = [v for v in jax_args if v.record]
+            if not jax_args and values and all(
+                    isinstance(v, Instance) and not self.is_pytree_class(v.klass)
+                    and "block_until_ready" not in v.klass.members for v in values):
+                # an object of a plain class of the file's: one leaf that is no array (and
+                # has no ``block_until_ready`` of its own to call)
+                self.ineffective_sync(node, "record")
+                return None
             if records and len(records) == len(jax_args):
                 self.ineffective_sync(node, "record")  # an object that is no registered pytree
                 return None
@@ -507,10 +527,11 @@ class Calls:
             self.why[node] = ("api", q)
             if avals.is_cast(q):
                 self.scalar_sites.add(node)  # a cast (``jnp.float32(loss)``): elementwise
-            if q in names.LAX_CONTROL_FLOW and any(
-                    isinstance(v, Func) and v.closure is not None for v in values):
+            if q in names.LAX_CONTROL_FLOW and (q in names.LAX_WRAPS_ANEW or any(
+                    isinstance(v, Func) and v.closure is not None for v in values)):
                 # ``lax.while_loop(cond, step, init)`` with ``step`` made by this call of
-                # the enclosing function: traced and compiled again on every call
+                # the enclosing function, or ``lax.map``, which makes its own closure:
+                # traced and compiled again on every call
                 self.why[node] = ("retrace", q)
                 self.recompile_why[node] = ("retrace", q)
                 self._recompiles(node, "retrace")
@@ -1012,6 +1033,18 @@ class Calls:
             out.append((key, value.aval if isinstance(value, JaxVal) else (
                 avals.weak(arg.value) if self.avals_known else ())))
         return tuple(out)
+
+    def _iterator_made(self: FlowAnalysis, expr: cst.BaseExpression, st: State) -> bool:
+        """Whether ``expr`` makes a dict view or an iterator (``names.VIEW_METHODS``,
+        ``names.ITERATOR_BUILTINS``): ``outs.values()``, ``d.items()`` (no arguments: a
+        mapping's), ``iter(xs)``, ``zip(a, b)``, a builtin no scope rebinds."""
+        if not isinstance(expr, cst.Call):
+            return False
+        func = expr.func
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in names.VIEW_METHODS and not expr.args
+        return (isinstance(func, cst.Name) and func.value in names.ITERATOR_BUILTINS
+                and not self._lookup(func.value, st)[0])
 
     def _recompiles(self: FlowAnalysis, node: Site, kind: str) -> None:
         """``node`` compiles whenever it runs (see ``Summary.recompiles``), as ``kind``

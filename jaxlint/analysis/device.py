@@ -16,6 +16,7 @@ from jaxlint.analysis.state import State
 from jaxlint.analysis.timers import IDLE, INEFFECTIVE, SYNCED
 from jaxlint.analysis.values import (
     EMPTY,
+    Instance,
     JaxVal,
     LibObject,
     Site,
@@ -97,7 +98,7 @@ class Device:
         ``site`` is the syncing call; a real sync that finds none of the pending work to wait
         for is remembered as idle (it synced the wrong value: an input, a stale result).
         """
-        if isinstance(value, LibObject) and value.holds is not None:
+        if isinstance(value, (LibObject, Instance)) and value.holds is not None:
             value = value.holds
         if not isinstance(value, JaxVal):
             return

@@ -338,9 +338,10 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # calls written as syncs that cannot wait -> why: "no_argument"
         # (``jax.block_until_ready()`` raises TypeError), "uncalled" (``y.block_until_ready``
         # without the call), "container" (``(a, b).block_until_ready()`` raises
-        # AttributeError), "generator" / "record" (one leaf that is no array: nothing waited
-        # for), "effects_barrier" (waits for effects only), "one_shard" (one device's part
-        # of a value spread over devices: ``out[0]`` of a pmapped result)
+        # AttributeError), "generator" / "iterator" (a dict view, ``iter(...)``) / "record"
+        # (one leaf that is no array: nothing waited for), "effects_barrier" (waits for
+        # effects only), "one_shard" (one device's part of a value spread over devices:
+        # ``out[0]`` of a pmapped result)
         self.no_op_syncs: dict[Site, str] = {}
         # a clock read -> the work of the user's functions still running when it was made,
         # dispatched since the frame's previous read (a warm-up left unsynced): JAX106

@@ -307,7 +307,10 @@ class Harnesses:
                 summary = self._call_function(value, params)
             finally:
                 self._timing_harness -= 1
-            self.harness_recompiled = self.harness_recompiled or summary.recompiles
+            # (a callable that jits a function made anew and calls it, given to the harness
+            # itself, as when a statement or a helper the harness runs calls it)
+            self.harness_recompiled = (self.harness_recompiled or summary.recompiles
+                                       or summary.fresh_jit)
             self.harness_called |= summary.jit_calls
             self.harness_host_only = (summary.work and summary.own_by_transfer
                                       and not summary.leaves_running
@@ -426,7 +429,7 @@ class Harnesses:
                 self.tops.add(self.top_of.get(fn.node) or klass.node)
                 self.harnesses[fn.node.name] = HarnessUse(
                     fn.node.name, fn.node.name, unsynced=unsynced,
-                    recompiles=summary.recompiles, asv=True)
+                    recompiles=summary.recompiles or summary.fresh_jit, asv=True)
 
 
 def _only_lambda(parsed: cst.Module) -> bool:

@@ -321,6 +321,11 @@ class Klass:
 @dataclass(frozen=True)
 class Instance:
     klass: Klass
+    # for a class registered as a pytree that has its own ``__init__``: the JAX values its
+    # constructor was given and made (its leaves, as far as the analysis knows), so that
+    # waiting for the object waits for them. Not part of its identity: a join of two
+    # instances of one class keeps either's.
+    holds: JaxVal | None = field(default=None, compare=False)
 
 
 Value = (

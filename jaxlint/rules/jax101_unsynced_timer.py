@@ -126,10 +126,12 @@ def explain(ctx: FileContext, region: object, plan: object, idle: object = None)
         if ctx.line(sync) and region_lines(ctx, region)[0] <= ctx.line(sync) <= (
                 region_lines(ctx, region)[1]):
             said = f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`)"
-            if kind in ("generator", "record"):
+            if kind in ("generator", "iterator", "record"):
                 what = ("a generator expression, one leaf that is no array"
-                        if kind == "generator" else "an object of a class that is no "
-                        "registered pytree (a plain dataclass), one leaf that is no array")
+                        if kind == "generator" else "a dict view or an iterator, one leaf "
+                        "that is no array" if kind == "iterator" else "an object of a class "
+                        "that is no registered pytree (a plain class or dataclass), one leaf "
+                        "that is no array")
                 lines.append(f"{said} is given {what}: `jax.block_until_ready` skips it and "
                              "waits for nothing.")
             elif kind == "one_shard":

@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from jaxlint.analysis import names
 from jaxlint.analysis.plans import warm_up_before_start
 from jaxlint.rules.base import (
     FileContext,
@@ -212,8 +213,11 @@ class CompileInRegion(Rule):
         explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) runs "
                        f"`{ctx.code(use.stmt, 40)}` many times; each run makes a jitted "
                        "function of a function made anew (a lambda, a `partial`, a nested "
-                       "`def`) and calls it, so JAX traces and compiles it on every run (it "
-                       "keeps compiled programs per function object).")
+                       "`def`, a bound method, what `jax.grad` or `jax.vmap` returns) and "
+                       "calls it, or runs `jax.lax` control flow outside jit over one "
+                       "(`jax.lax.map` makes one itself on every call), so JAX traces and "
+                       "compiles it on every run (it keeps compiled programs per function "
+                       "object).")
         return Report(use.call, self.HARNESS.format(stmt=ctx.code(use.stmt, 40)), None,
                       (use.call,), explanation)
 
@@ -281,7 +285,11 @@ class CompileInRegion(Rule):
             fn, inner = detail
             if inner == "fresh_jit":
                 kind, detail = "fresh_jit", fn
-        if kind == "retrace":
+        if kind == "retrace" and detail in names.LAX_WRAPS_ANEW:
+            how = (f"`{detail}` called outside jit wraps the function it maps in a new "
+                   "closure on every call, so JAX traces and compiles a new loop each time, "
+                   "whatever function it is given; call it inside a jitted function.")
+        elif kind == "retrace":
             how = (f"`{detail}` is called outside jit with a function made by this call, so "
                    "JAX traces and compiles it each time (it keeps compiled loops per function "
                    "object).")
@@ -304,6 +312,8 @@ class CompileInRegion(Rule):
             region_heading(ctx, region),
             f"line {ctx.line(call)}: `{ctx.code(call, 50)}`: {how}"])
         why = ("it makes a new jitted function each time" if kind == "fresh_jit"
+               else f"outside jit, `{detail}` wraps its function anew each time"
+               if kind == "retrace" and detail in names.LAX_WRAPS_ANEW
                else "eager `lax` control flow over a function made anew each time")
         return Report(call, self.RECOMPILES.format(func=ctx.code(call.func, 40), why=why), None,
                       (*region.starts, region.stop), explanation)

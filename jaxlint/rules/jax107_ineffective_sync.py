@@ -21,8 +21,9 @@ class IneffectiveSync(Rule):
     values it is given, not for everything), `y.block_until_ready` without the call (does
     nothing), `(a, b).block_until_ready()` on a tuple, list, dict or set (raises
     `AttributeError`: only `jax.block_until_ready` takes a pytree), `jax.block_until_ready`
-    given a generator expression or an object of a class that is no registered pytree (one
-    leaf that is no array: waits for nothing), or the call of a function that returns
+    given a generator expression, a dict view (`outs.values()`), an iterator (`iter(...)`,
+    `zip(...)`) or an object of a class that is no registered pytree (one leaf that is no
+    array: waits for nothing), or the call of a function that returns
     nothing (`jax.block_until_ready(trainer.step(g))` of a `step` that stores its result on
     the trainer: it is given None), `jax.effects_barrier()` (waits only for
     computations with effects, such as callbacks, not for results), and a sync inside a
@@ -154,9 +155,12 @@ def _why(kind: str) -> str:
                      "method (only jax.block_until_ready takes a pytree)",
         "generator": "gives jax.block_until_ready a generator expression: one leaf that is no "
                      "array, skipped, so nothing is waited for (nor is the generator run)",
+        "iterator": "gives jax.block_until_ready a dict view (`.values()`, `.items()`) or an "
+                    "iterator (`iter`, `zip`, `map`): one leaf that is no array, skipped, so "
+                    "nothing is waited for",
         "record": "gives jax.block_until_ready an object of a class that is no registered "
-                  "pytree (a plain dataclass): one leaf that is no array, skipped, so nothing "
-                  "is waited for",
+                  "pytree (a plain class or dataclass): one leaf that is no array, skipped, "
+                  "so nothing is waited for",
         "effects_barrier": "waits only for computations with effects (callbacks, ordered "
                            "effects), not for the results of others",
         "returns_none": "gives jax.block_until_ready what a function that returns nothing "
@@ -193,6 +197,10 @@ def _detail(ctx: FileContext, site: cst.CSTNode, kind: str, plan: FixPlan | None
         return f"`{code}` waits for one device's shard only, not the others; {call}"
     if kind == "generator":
         return f"`{code}` is given a generator expression and waits for nothing; {wait}"
+    if kind == "iterator":
+        made_of = _unview(ctx, site.args[0].value) if isinstance(site, cst.Call) else None
+        then = f"give it `{made_of}` itself" if made_of is not None else wait
+        return f"`{code}` is given a dict view or an iterator and waits for nothing; {then}"
     if kind == "record":
         return (f"`{code}` is given an object that is no registered pytree and waits for "
                 f"nothing; {wait}")
@@ -218,6 +226,12 @@ def _fix(ctx: FileContext, site: cst.CSTNode, kind: str, plan: FixPlan | None
         if not receiver.startswith("("):
             receiver = f"({receiver})" if isinstance(site.func.value, cst.Tuple) else receiver
         return FixPlan((ReplaceExpr(site, f"jax.block_until_ready({receiver})"),))
+    if kind == "iterator" and isinstance(site, cst.Call):
+        arg = site.args[0].value
+        made_of = _unview(ctx, arg)
+        if made_of is not None:
+            # (what the view or iterator was made of is read by the call already: bound)
+            return FixPlan((ReplaceExpr(arg, made_of),))
     if kind == "one_shard":
         whole = _whole(site)
         if whole is not None and isinstance(site, cst.Call):
@@ -235,6 +249,29 @@ def _fix(ctx: FileContext, site: cst.CSTNode, kind: str, plan: FixPlan | None
             return FixPlan((ReplaceExpr(site, sync_call_text(inserts[0].exprs),
                                         reads_at=inserts[0].before),))
     return plan
+
+
+def _unview(ctx: FileContext, expr: cst.BaseExpression) -> str | None:
+    """The pytree a dict view or an iterator is made of, as code, when nothing but views
+    and iterators that call no function of the user's stand between: ``outs`` for
+    ``outs.values()`` and ``iter(outs.items())``, ``(a, b)`` for ``zip(a.values(), b)``.
+    None for ``map``/``filter`` (they call a function) and anything else."""
+    if not isinstance(expr, cst.Call) or any(a.star or a.keyword for a in expr.args):
+        return None
+    func = expr.func
+    if isinstance(func, cst.Attribute) and not expr.args:
+        if func.attr.value in ("values", "items"):
+            return ctx.module.code_for_node(func.value).strip()
+        return None
+    if not isinstance(func, cst.Name) or not expr.args:
+        return None
+    parts = [_unview(ctx, a.value) or ctx.module.code_for_node(a.value).strip()
+             for a in expr.args]
+    if func.value in ("iter", "reversed", "enumerate") and len(parts) == 1:
+        return parts[0]
+    if func.value == "zip":
+        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    return None
 
 
 def _whole(site: cst.CSTNode) -> cst.BaseExpression | None:
