@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from helpers import run
 
 from jaxlint import lint_source
+
+ROOT = Path(__file__).resolve().parent.parent
 
 HEAD = """import time
 import jax
@@ -203,3 +206,11 @@ def main():
                         module_name="bench")
     found = lint_source(source, "bench.py", settings=settings)
     assert [(f.code, f.line) for f in found] == [("JAX107", 12), ("JAX107", 15)]
+
+
+def test_a_class_call_gives_the_object_not_the_none_its_init_returns() -> None:
+    """``jax.block_until_ready(State(f(x)))``: ``__init__`` returns nothing, but calling the
+    class gives the object; registered as a pytree, waiting for it waits for its arrays."""
+    source = (ROOT / "fixtures" / "JAX105" / "first_call_synced_through_object.py").read_text()
+    found = lint_source(source, "bench.py")
+    assert [(f.code, f.line) for f in found] == [("JAX105", 32)]

@@ -257,8 +257,11 @@ class Calls:
         """Whether ``node`` is a ``def`` that returns no value on any path: no ``return``
         with a value and no ``yield`` in its own body (nested functions aside). Once per
         function."""
-        if not isinstance(node, cst.FunctionDef) or node.asynchronous is not None:
-            return False  # (an ``async def``'s call gives a coroutine, not None)
+        if not isinstance(node, cst.FunctionDef) or node.asynchronous is not None or (
+                node.name.value == "__init__"):
+            # (an ``async def``'s call gives a coroutine, not None; ``__init__`` is called
+            # by calling its class, which gives the object)
+            return False
         known = self._procedures.get(node)
         if known is None:
             known = self._procedures[node] = not any(
