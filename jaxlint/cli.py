@@ -29,6 +29,7 @@ from jaxlint.files import (
 )
 from jaxlint.finding import FileError, Finding
 from jaxlint.settings import Settings, might_matter
+from jaxlint.text_lines import split_lines
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -950,7 +951,7 @@ def _explain(run: Run, at: tuple[int | None, int], files: list[tuple[str, Config
     if any(f.code == "JAX101" for f in found) and files:
         # where a wait the analysis cannot see would be (a finding that seems wrong)
         try:
-            doubts = _doubts(files[0][0], files[0][1], args, cell, line)
+            doubts = _quiet_answer("doubts", files[0][0], files[0][1], args, cell, line)
         except (SourceError, OSError):
             doubts = []
         for text in doubts:
@@ -966,7 +967,7 @@ def _explain(run: Run, at: tuple[int | None, int], files: list[tuple[str, Config
         if files:
             path, config = files[0]
             try:
-                why = _why_quiet(path, config, args, cell, line)
+                why = _quiet_answer("reasons", path, config, args, cell, line)
             except SourceError as exc:
                 why = [f"(why not could not be told: {exc.message})"]
             except OSError as exc:
@@ -979,28 +980,18 @@ def _explain(run: Run, at: tuple[int | None, int], files: list[tuple[str, Config
     return EXIT_CLEAN
 
 
-def _doubts(path: str, config: Config, args: argparse.Namespace, cell: int | None,
-            line: int) -> list[str]:
-    """``jaxlint.quiet.doubts`` for a line of a file or of a notebook's cell."""
-    from jaxlint.quiet import doubts
-
+def _quiet_answer(which: str, path: str, config: Config, args: argparse.Namespace,
+                  cell: int | None, line: int) -> list[str]:
+    """``jaxlint.quiet``'s ``which`` answer, its lines named as the user counts them; where
+    the analysis cannot speak of the line, why not (``reasons``) or nothing (``doubts``)."""
     found = _explained_source(path, config, args, cell, line)
     if isinstance(found, list):
-        return []
+        return found if which == "reasons" else []
     source, settings, at, place = found
-    return [place(text) for text in doubts(source, path, settings, at)]
+    from jaxlint import quiet
 
-
-def _why_quiet(path: str, config: Config, args: argparse.Namespace, cell: int | None,
-               line: int) -> list[str]:
-    """``jaxlint.quiet.reasons`` for a line of a file or of a notebook's cell."""
-    found = _explained_source(path, config, args, cell, line)
-    if isinstance(found, list):
-        return found  # the line is not one the analysis can speak of
-    source, settings, at, place = found
-    from jaxlint.quiet import reasons
-
-    return [place(text) for text in reasons(source, path, settings, at)]
+    answer = quiet.reasons if which == "reasons" else quiet.doubts
+    return [place(text) for text in answer(source, path, settings, at)]
 
 
 def _explained_source(path: str, config: Config, args: argparse.Namespace,
@@ -1018,7 +1009,7 @@ def _explained_source(path: str, config: Config, args: argparse.Namespace,
     if not path.endswith(".ipynb"):
         if not might_matter(data, config.extras, project=not args.no_index):
             return [SKIPPED_BY_PREFILTER]
-        count = len(_text(data).splitlines())
+        count = len(split_lines(_text(data)))
         if line > count:
             return [f"The file has {count} line{'s' if count != 1 else ''}."]
         return data, replace(settings, prefilter=False), line, lambda text: text

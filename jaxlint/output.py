@@ -52,8 +52,6 @@ CONTEXT_LINES = 2  # source lines shown before and after a finding's line in ``f
 Sources = Callable[[str], "str | None"]
 Places = Callable[[str, int, int, int], "tuple[int, int] | None"]
 
-# Python (and libcst) end a line at \r\n, \r or \n only; str.splitlines also splits on \f etc.
-
 
 def render(
     findings: Iterable[Finding],
@@ -107,7 +105,8 @@ def unified_diff(path: str, old: str, new: str) -> str:
     """The change from ``old`` to ``new`` as a unified diff with a/ and b/ file names."""
     import difflib
 
-    return "".join(difflib.unified_diff(_lines(old), _lines(new), f"a/{path}", f"b/{path}"))
+    return "".join(difflib.unified_diff(split_lines(old), split_lines(new), f"a/{path}",
+                                        f"b/{path}"))
 
 
 def statistics(findings: Iterable[Finding], fmt: str, color: bool = False,
@@ -335,10 +334,6 @@ def gitlab(findings: Iterable[Finding], errors: Iterable[FileError] = (),
 # --- full ---------------------------------------------------------------------------------
 
 
-def _lines(text: str) -> list[str]:
-    return split_lines(text)
-
-
 def _strip_eol(line: str) -> str:
     return line.rstrip("\r\n")
 
@@ -349,7 +344,7 @@ def _applied(f: Finding, unsafe_fixes: bool) -> bool:
 
 
 def _snippet(f: Finding, text: str, paint: _Paint = _PLAIN) -> list[str]:
-    lines = _lines(text)
+    lines = split_lines(text)
     if not 1 <= f.line <= len(lines):
         return []
     first = max(1, f.line - CONTEXT_LINES)
@@ -435,7 +430,7 @@ def _rule_descriptor(code: str) -> dict[str, Any]:
 
 def _position(text: str, offset: int) -> tuple[int, int]:
     """1-based (line, column) of a character offset into ``text``."""
-    before = _lines(text[:offset])
+    before = split_lines(text[:offset])
     if not before or before[-1] != _strip_eol(before[-1]):  # at the start of a line
         return len(before) + 1, 1
     return len(before), len(before[-1]) + 1
@@ -444,7 +439,7 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 def _replacements(old: str, new: str) -> list[tuple[int, dict[str, Any]]]:
     """The edits from ``old`` to ``new``, whole lines at a time, each as (the 1-based line
     it is at in ``old``, a SARIF replacement object)."""
-    a, b = _lines(old), _lines(new)
+    a, b = split_lines(old), split_lines(new)
     starts = [0]
     for line in a:
         starts.append(starts[-1] + len(line))

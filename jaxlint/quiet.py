@@ -20,13 +20,13 @@ rule on and ``# noqa`` ignored.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from jaxlint.analysis import FlowAnalysis
+from jaxlint.analysis import FlowAnalysis, Region
 from jaxlint.analysis.names import (
     ARRAY_ATTRIBUTES,
     ARRAY_METHODS,
@@ -36,6 +36,7 @@ from jaxlint.analysis.names import (
     JAX_LIBRARIES,
     TRANSFER_METHODS,
 )
+from jaxlint.analysis.syntax import walk
 from jaxlint.engine import (
     _analysis_limits,
     _follow_callers,
@@ -49,6 +50,7 @@ from jaxlint.noqa import NoqaIndex, file_is_skipped
 from jaxlint.positions import Positions
 from jaxlint.rules.base import FileContext
 from jaxlint.settings import Settings, might_matter
+from jaxlint.text_lines import split_lines
 
 # Modules whose functions jaxlint knows what to make of (or that do no JAX work): a call of
 # one is no call "jaxlint could not see into".
@@ -64,6 +66,7 @@ FOLLOWED_HEAD = "Calls in it that jaxlint followed and found to leave no JAX wor
 AFTER_HEAD = ("Calls after that work that jaxlint could not see into (if one of them waits for "
               "it, by a sync or a copy to the host, the timing is right): ")
 
+NO_REGION = "No timed region ends at line"  # (the answer where there is no region at all)
 SKIPPED_BY_PREFILTER = (
     "jaxlint did not analyse this file: it reads no clock that jaxlint knows "
     "(time.perf_counter(), time.time(), time.monotonic() and their _ns forms, "
@@ -203,12 +206,12 @@ def _judged(module: cst.Module, text: str, flow: FlowAnalysis, line: int,
         else:
             parsed = flow.harness_code.get(use.stmt)
             # the JAX work seen in what it times: its statement string's, or its line's
-            worked = any(site in flow.why for site in _nodes(parsed)) if parsed else any(
+            worked = any(site in flow.why for site in walk(parsed)) if parsed else any(
                 line_of(site) == line for site in flow.why if site is not call)
             out.append(f"The benchmark harness `{code(call)}`: " + (
                 "each run waits for the JAX work it dispatches before it ends." if worked else
                 "jaxlint sees no JAX work in what it runs."))
-            timed = _nodes(parsed) if parsed else [
+            timed = walk(parsed) if parsed else [
                 site for site in flow.compiling_calls if line_of(site) == line]
             compiling = [n for n in timed if n in flow.compiling_calls]
             if compiling:
@@ -220,7 +223,7 @@ def _judged(module: cst.Module, text: str, flow: FlowAnalysis, line: int,
                            "in the file), not in a single `%time` of a cold run.")
             out += _unseen(flow, line, line, line_of, code)
             if parsed is not None:  # a statement string (``%timeit f(x)``): its own calls
-                out += _unseen(flow, 1, parsed_lines(parsed), _lines_in(parsed),
+                out += _unseen(flow, 1, _line_count(parsed), _lines_in(parsed),
                                _code_in(parsed), at=lambda n: "in the timed statement: ")
     if out:
         return out + _callers(flow, line, line_of)
@@ -236,7 +239,7 @@ def _judged(module: cst.Module, text: str, flow: FlowAnalysis, line: int,
     where = (f" Timed regions in this file end at line{'s' if len(ends) > 1 else ''} "
              + ", ".join(map(str, ends[:12])) + (", ..." if len(ends) > 12 else "") + "."
              if ends else " jaxlint found no timed region in this file.")
-    return [f"No timed region ends at line {line} and no benchmark harness is there: "
+    return [f"{NO_REGION} {line} and no benchmark harness is there: "
             "jaxlint sees no clock read on it that is subtracted from an earlier one." + where]
 
 
@@ -245,8 +248,8 @@ def _short(text: str) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def parsed_lines(module: cst.Module) -> int:
-    return len(module.code.splitlines()) or 1
+def _line_count(module: cst.Module) -> int:
+    return len(split_lines(module.code)) or 1
 
 
 def _lines_in(module: cst.Module) -> Callable[[object], int | None]:
@@ -259,21 +262,6 @@ def _lines_in(module: cst.Module) -> Callable[[object], int | None]:
         return p.start.line if p is not None else None
 
     return line_of
-
-
-class _All(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.nodes: list[cst.CSTNode] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        self.nodes.append(node)
-        return True
-
-
-def _nodes(module: cst.Module) -> list[cst.CSTNode]:
-    visitor = _All()
-    module.visit(visitor)
-    return visitor.nodes
 
 
 def _code_in(module: cst.Module) -> Callable[[cst.CSTNode], str]:
@@ -299,13 +287,10 @@ def _callers(flow: FlowAnalysis, stop_line: int, line_of: Callable[[object], int
     return []
 
 
-def _verdict(flow: FlowAnalysis, region: object, line_of: object, code: object) -> str:
-    from jaxlint.analysis import Region
-
-    assert isinstance(region, Region)
-
-    def lines(sites: object) -> str:
-        found = sorted({n for s in sites if (n := line_of(s)) is not None})  # type: ignore
+def _verdict(flow: FlowAnalysis, region: Region, line_of: Callable[[object], int | None],
+             code: Callable[[cst.CSTNode], str]) -> str:
+    def lines(sites: Iterable[object]) -> str:
+        found = sorted({n for s in sites if (n := line_of(s)) is not None})
         return ", ".join(map(str, found))
 
     if region.unsynced:

@@ -70,7 +70,6 @@ _SYNTAX = "cannot parse"
 # a line that may read a clock or run a harness: only there does a hover without a finding
 # ask why (an analysis of the document, in a worker)
 _CLOCKISH = re.compile(r"\b(?:" + "|".join(sorted(CLOCK_FUNCTIONS)) + r")\b|%%?time")
-_NOT_A_REGION = ("No timed region ends", "jaxlint did not analyse")
 DEBOUNCE_S = 0.25  # a change is linted once the edits pause this long
 
 
@@ -180,14 +179,15 @@ class JaxlintServer(LanguageServer):
             scope = _scope(path, self.modules)
             why: list[str] = []
             if scope.settings is not None:
-                from jaxlint.quiet import reasons
+                from jaxlint.quiet import NO_REGION, NOT_JAX, SKIPPED_BY_PREFILTER, reasons
 
                 try:
                     why = reasons(text, path, scope.settings, line)
                 except SourceError:
                     why = []
-        if why and why[0].startswith(_NOT_A_REGION):
-            why = []  # a line that reads a clock no region ends at: nothing to say
+                if why and (why[0] in (SKIPPED_BY_PREFILTER, NOT_JAX)
+                            or why[0].startswith(NO_REGION)):
+                    why = []  # not analysed, or no region ends there: nothing to add
         self.quiet[uri] = (text, line, why)
         return why
 

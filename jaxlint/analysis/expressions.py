@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
 
 
-# a list or tuple written out: ``+`` or ``*`` with one on either side is the sequence's
+# a list or tuple written out: ``+`` or ``*`` with one on either side makes a longer
+# sequence, not device work (``_eval_BinaryOperation``)
 _SEQUENCE_LITERALS = (cst.List, cst.Tuple, cst.ListComp)
 
 

@@ -100,6 +100,14 @@ class UnsyncedTimer(Rule):
                          (*region.starts, region.stop), evidence)
 
 
+# what a sync that sees one leaf that is no array was given (``FlowAnalysis.no_op_syncs``)
+_ONE_LEAF = {
+    "generator": "a generator expression",
+    "iterator": "a dict view or an iterator",
+    "record": "an object of a class that is no registered pytree (a plain class or dataclass)",
+}
+
+
 def explain(ctx: FileContext, region: object, plan: object, idle: object = None) -> str:
     """The evidence of a JAX101/JAX103 finding: the region, each piece of work still
     running at the stop and why it is JAX work, what holds it, and the idle sync."""
@@ -126,14 +134,9 @@ def explain(ctx: FileContext, region: object, plan: object, idle: object = None)
         if ctx.line(sync) and region_lines(ctx, region)[0] <= ctx.line(sync) <= (
                 region_lines(ctx, region)[1]):
             said = f"The sync at line {ctx.line(sync)} (`{ctx.code(sync, 40)}`)"
-            if kind in ("generator", "iterator", "record"):
-                what = ("a generator expression, one leaf that is no array"
-                        if kind == "generator" else "a dict view or an iterator, one leaf "
-                        "that is no array" if kind == "iterator" else "an object of a class "
-                        "that is no registered pytree (a plain class or dataclass), one leaf "
-                        "that is no array")
-                lines.append(f"{said} is given {what}: `jax.block_until_ready` skips it and "
-                             "waits for nothing.")
+            if kind in _ONE_LEAF:
+                lines.append(f"{said} is given {_ONE_LEAF[kind]}, one leaf that is no array: "
+                             "`jax.block_until_ready` skips it and waits for nothing.")
             elif kind == "one_shard":
                 lines.append(f"{said} waits for one device's shard only: the other devices "
                              "may still be computing theirs.")
