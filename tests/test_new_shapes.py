@@ -44,6 +44,9 @@ def _line_of_call(setup: str) -> int:
     ("f(jnp.full((3,), 0.5)).block_until_ready()\nx = jnp.empty(3, dtype='int8')", "x"),
     # the dtype alone is known (the shape is not), and it is new
     ("f(jnp.ones(n)).block_until_ready()\nx = jnp.ones(n).astype(jnp.float16)", "x"),
+    # a keyword where the call times it by position: another pytree of arguments
+    # (tests/semantic/compiles/positional_then_keyword.py measures it)
+    ("f(a=jnp.ones((8, 4))).block_until_ready()\nx = jnp.ones((8, 4))", "x"),
 ])
 def test_a_new_shape_or_dtype_compiles_again(setup: str, timed: str) -> None:
     assert _codes("n = 7\n" + setup, timed) == [("JAX105", _line_of_call("n = 7\n" + setup))]
@@ -62,8 +65,6 @@ def test_a_new_shape_or_dtype_compiles_again(setup: str, timed: str) -> None:
     # an earlier call of unknown shape may have compiled it
     ("f(jnp.ones((1, 4))).block_until_ready()\nf(g()).block_until_ready()\n"
      "x = jnp.ones((8, 4))", "x"),
-    # written with a keyword once and by position once: not compared
-    ("f(a=jnp.ones((1, 4))).block_until_ready()\nx = jnp.ones((8, 4))", "x"),
     # a harness ran it on the timed shape (its runs are analysed apart from the path; the
     # best repeat leaves its first run's compile out)
     ("import timeit\nx = jnp.ones((8, 4))\n"
@@ -128,3 +129,61 @@ def test_the_message_names_the_same_earlier_shapes_in_every_run() -> None:
     messages = {tuple(f.message for f in lint_source(source, "bench.py")) for _ in range(8)}
     assert len(messages) == 1
     assert any("compiles again" in m for m in next(iter(messages)))
+
+
+STRUCTURE = """\
+import time
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def h(xs, scale=1.0):
+    return sum(jnp.sum(v) for v in jax.tree_util.tree_leaves(xs)) * scale
+
+
+x = jnp.ones((8, 8))
+pair = (x, x)
+{warm}
+t0 = time.perf_counter()
+y = {timed}
+y.block_until_ready()
+print(time.perf_counter() - t0)
+"""
+
+
+def _structure_codes(warm: str, timed: str) -> list[str]:
+    source = STRUCTURE.format(warm=f"jax.block_until_ready({warm})", timed=timed)
+    return [f.message for f in lint_source(source, "bench.py") if f.code == "JAX105"]
+
+
+@pytest.mark.parametrize("warm, timed, now", [
+    # (each measured on CPU JAX: tests/semantic/compiles)
+    ("h([x, x])", "h([x, x, x])", "a list of 3 of (8, 8) float32"),
+    ("h([x, x])", "h((x, x))", "a tuple of 2 of (8, 8) float32"),
+    ('h({"a": x})', 'h({"b": x})', "a dict with keys 'b'"),
+    ("h(None)", "h(x)", "(8, 8) float32"),
+    ("h(x, 2.0)", "h(x, scale=2.0)",
+     "(8, 8) float32 and a Python number (weakly typed float32) and scale by keyword"),
+    ("h(x)", "h(x, 2.0)", "(8, 8) float32 and a Python number (weakly typed float32)"),
+])
+def test_a_new_pytree_structure_compiles_again(warm: str, timed: str, now: str) -> None:
+    messages = _structure_codes(warm, timed)
+    assert len(messages) == 1, messages
+    assert f"this call gives it {now} (a new pytree structure or way of passing its " \
+           "arguments)" in messages[0]
+
+
+@pytest.mark.parametrize("warm, timed", [
+    ("h([x, x])", "h([x, x])"),
+    ('h({"a": x, "b": x})', 'h({"b": x, "a": x})'),  # jit sorts a dict's keys
+    ("h(x, scale=2.0)", "h(x, scale=3.0)"),
+    ("h((x, x))", "h(pair)"),  # a name: its structure is not known
+    # a partial with arguments bound: its calls pass more than they spell
+    ("h(x, 2.0)", "partial(h, x)(2.0)"),
+    ("h(x, 2.0)", "partial(h, scale=2.0)(x)"),
+])
+def test_the_same_or_an_unknown_structure_is_not_new(warm: str, timed: str) -> None:
+    assert _structure_codes(warm, timed) == []

@@ -9,6 +9,14 @@ shape and dtype only where a constructor is given literals (``jnp.ones((64, 512)
 whose shape is not known. A call is taken to compile again only when, at some argument, it
 and every earlier call of the function have known, different shapes or dtypes: unknown
 never counts as different.
+
+jit also compiles one program per pytree structure of its arguments (measured on CPU JAX,
+``tests/semantic/compiles``): a list of another length, a tuple where a list was, a dict
+with other keys, ``None`` where an array was, and a keyword where the warm-up passed the
+argument by position (or another number of positional arguments) each compile again. The
+structure is known where the call spells it: a literal ``None``, list, tuple or dict
+(string keys) as the argument, an array or a Python number (one leaf), and the call's own
+positional and keyword arguments (``STRUCTURE`` entries, keyed ``KEY#`` and ``ARGS``).
 """
 
 from __future__ import annotations
@@ -151,6 +159,46 @@ def as_dtype(avals: tuple[str, ...], node: cst.Call) -> tuple[str, ...]:
 
 Signature = tuple[tuple[str, tuple[str, ...]], ...]
 
+STRUCTURE = "-"  # the dtype part of an entry that is a pytree structure, not an array
+ARGS = "()"  # the key of the entry for how the call passes its arguments
+LEAF = "one leaf"
+
+
+def structure(node: cst.BaseExpression) -> str | None:
+    """The pytree structure of an argument the call spells out: ``None``; a list, tuple or
+    dict literal (string keys) at its top level, elements not looked into; a Python number
+    (one leaf). None when the syntax does not say."""
+    if isinstance(node, cst.Name) and node.value == "None":
+        return "None"
+    if isinstance(node, (cst.List, cst.Tuple)):
+        if any(isinstance(e, cst.StarredElement) for e in node.elements):
+            return None
+        kind = "list" if isinstance(node, cst.List) else "tuple"
+        return f"a {kind} of {len(node.elements)}"
+    if isinstance(node, cst.Dict):
+        keys = []
+        for e in node.elements:
+            if not (isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                    and isinstance(e.key.evaluated_value, str)):
+                return None
+            keys.append(e.key.evaluated_value)
+        return ("a dict with keys " + ", ".join(repr(k) for k in sorted(set(keys)))
+                if keys else "an empty dict")
+    return LEAF if number_literal(node) is not None else None
+
+
+def passing(positional: int, keywords: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """The entry for how a call passes its (non-static) arguments: jit's cache key holds
+    the tree of ``(args, kwargs)``, so ``f(x, s=1.0)`` after ``f(x, 1.0)`` compiles again."""
+    words = f"{positional} positional"
+    if keywords:
+        words += "; " + ", ".join(sorted(keywords)) + " by keyword"
+    return (ARGS, (f"{words}:{STRUCTURE}",))
+
+
+def _is_structure(key: str) -> bool:
+    return key == ARGS or key.endswith("#")
+
 
 def _apart(a: str, b: str) -> bool:
     """Two avals ("shape:dtype", either part "?" when not known) surely different."""
@@ -177,12 +225,18 @@ def called_with(origin: object, called: Collection[object]) -> list[Signature | 
 
 
 def recompiled_from(earlier: Sequence[Signature | str], now: Signature,
-                    also: Sequence[Signature | str] = ()) -> str | None:
+                    also: Sequence[Signature | str] = ()) -> tuple[str, str] | None:
     """When a call with ``now`` needs another program than every call of ``earlier`` (and
     ``also``) had: the text of the earlier shapes, for the message (the least, so that a
-    set's order never changes it). None when there is no earlier call or one may share it."""
+    set's order never changes it), and what changed ("shape": some call differs in a shape
+    or dtype, "structure": only in pytree structure). None when there is no earlier call or
+    one may share it."""
     if earlier and all(not isinstance(e, str) and differs(e, now) for e in [*earlier, *also]):
-        return min(text(e) for e in earlier if not isinstance(e, str))
+        arrays = tuple(entry for entry in now if not _is_structure(entry[0]))
+        kind = "shape" if any(
+            not isinstance(e, str) and differs(e, arrays) for e in [*earlier, *also]) else (
+                "structure")
+        return min(text(e) for e in earlier if not isinstance(e, str)), kind
     return None
 
 
@@ -193,9 +247,27 @@ def is_cast(q: str) -> bool:
 
 def text(signature: Signature) -> str:
     """The known shapes and dtypes of a call, for messages: ``(64, 512) float32``, a shape
-    or dtype not known left out."""
-    return " and ".join(" or ".join(_spoken(a) for a in avals)
-                        for _, avals in signature if avals)
+    or dtype not known left out; a structure where it is more than one leaf (``a list of
+    3``, ``None``), and the keywords the call passes (``s by keyword``)."""
+    trees = {key[:-1]: avals[0].rpartition(":")[0] for key, avals in signature
+             if key.endswith("#") and avals and not avals[0].startswith(LEAF + ":")}
+    parts = []
+    for key, avals in signature:
+        if key == ARGS:
+            words = avals[0].rpartition(":")[0] if avals else ""
+            if "by keyword" in words:
+                parts.append(words.split("; ", 1)[1])
+            continue
+        if _is_structure(key):
+            continue
+        spoken = " or ".join(_spoken(a) for a in avals)
+        tree = trees.pop(key, None)
+        if tree is not None:
+            parts.append(f"{tree} of {spoken}" if spoken and tree.startswith(
+                ("a list", "a tuple")) else tree)
+        elif spoken:
+            parts.append(spoken)
+    return " and ".join(parts + list(trees.values()))
 
 
 def _spoken(aval: str) -> str:

@@ -520,6 +520,9 @@ class Calls:
                                        q in names.PMAP_TRANSFORMS)
         if kind is CallKind.PARTIAL:
             first = values[0] if values else None
+            if isinstance(first, JaxCallable) and len(node.args) > 1:
+                # its calls pass the function more than they spell: not compared by shape
+                return replace(first, bound_args=True)
             if isinstance(first, Ref) and self._classify(first.name) is CallKind.TRANSFORM:
                 nums, argnames = static_spec(node.args)
                 jit = self.as_jax(first.name) in names.JIT_TRANSFORMS
@@ -1023,18 +1026,29 @@ class Calls:
         """The shapes and dtypes a call gives its array arguments, by position or keyword
         (static ones left out); "?" when the arguments cannot be told apart (``*args``)."""
         if not isinstance(node, cst.Call) or values is None or len(values) != len(node.args) or (
-                any(a.star for a in node.args)):
+                any(a.star for a in node.args)) or callee.bound_args:
             return "?"
         static_pos = {(pos - 1 if bound else pos) for pos, _ in callee.static
                       if pos is not None}
         static_names = {name for _, name in callee.static if name is not None}
         out: list[tuple[str, tuple[str, ...]]] = []
+        positional, keywords = 0, []
         for i, (arg, value) in enumerate(zip(node.args, values)):
             key = arg.keyword.value if arg.keyword is not None else str(i)
             if key in static_names or (arg.keyword is None and i in static_pos):
                 continue
-            out.append((key, value.aval if isinstance(value, JaxVal) else (
-                avals.weak(arg.value) if self.avals_known else ())))
+            if arg.keyword is None:
+                positional += 1
+            else:
+                keywords.append(key)
+            aval = value.aval if isinstance(value, JaxVal) else (
+                avals.weak(arg.value) if self.avals_known else ())
+            out.append((key, aval))
+            tree = avals.structure(arg.value) or (avals.LEAF if aval and isinstance(
+                value, JaxVal) and not value.container else None)  # (an array made here)
+            if tree is not None:
+                out.append((key + "#", (f"{tree}:{avals.STRUCTURE}",)))
+        out.append(avals.passing(positional, keywords))
         return tuple(out)
 
     def _iterator_made(self: FlowAnalysis, expr: cst.BaseExpression, st: State) -> bool:
@@ -1088,9 +1102,9 @@ class Calls:
             before = avals.recompiled_from(avals.called_with(origin, st.called), signature,
                                            elsewhere)
             if before is not None:
-                # a new shape or dtype: traced and compiled again
+                # a new shape, dtype or structure: traced and compiled again
                 compiles = True
-                self.shape_compiles[node] = (before, avals.text(signature))
+                self.shape_compiles[node] = (*before, avals.text(signature))
                 shape_sweep = any(len(a) > 1 for _, a in signature)
         if compiles and self.frame.func is not None and origin in self.frame.created and (
                 origin not in self._shared_origins and origin not in self._memo_origins.values()):

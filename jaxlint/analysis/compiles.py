@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from jaxlint.analysis.syntax import children, dotted, int_literal, walk
-from jaxlint.analysis.values import Func, Ref, Site, Value
+from jaxlint.analysis.values import Func, JaxCallable, Ref, Site, Value
 
 if TYPE_CHECKING:
     from jaxlint.analysis.flow import FlowAnalysis
@@ -211,6 +211,11 @@ class Compiles:
             key = ("ref", fn.name)
         elif isinstance(fn, Func) and fn.closure is None and fn.owner is None:
             key = ("func", fn)
+        elif isinstance(fn, JaxCallable) and fn.jitted and fn.origin is not None and (
+                isinstance(wrapped, cst.Name) and fn.origin in self._module_frame.created):
+            # ``jax.jit(step)`` of a jitted function made once, by module code: each wrapper
+            # wraps the same object, and jit keeps its programs per object wrapped
+            key = ("jitted", fn.origin)
         else:
             key = None
         if key is None:

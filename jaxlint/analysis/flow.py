@@ -328,7 +328,7 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.stamp_reads: set[Site] = set()
         self.cleared_compiles: set[Site] = set()  # first calls after ``jax.clear_caches()``
         # calls that compile again for new shapes or dtypes -> (those compiled before, these)
-        self.shape_compiles: dict[Site, tuple[str, str]] = {}
+        self.shape_compiles: dict[Site, tuple[str, str, str]] = {}  # before, kind, now
         # calls given an array a loop around them makes longer on every round: they compile
         # on every round (the name, the loop, the assignment that grows it)
         self.grown_compiles: dict[Site, tuple[str, cst.For | cst.While, cst.Assign]] = {}

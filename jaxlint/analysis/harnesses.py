@@ -78,7 +78,7 @@ class HarnessUse:
     # other than every earlier call of its jitted function before the harness: the first
     # timed run compiles it again (call, shapes before, shapes now), when the figure holds
     # that run, or it is ``%time``'s one run (judged as a region is)
-    new_shape: tuple[cst.CSTNode, str, str] | None = None
+    new_shape: tuple[cst.CSTNode, str, str, str] | None = None  # call, before, kind, now
 
 
 class Harnesses:
@@ -203,7 +203,7 @@ class Harnesses:
         return bool(COMPILE_WORDS.search(notes)) and not EXCLUDES_COMPILE.search(notes)
 
     def _new_shape_in_harness(self: FlowAnalysis, st: State
-                              ) -> tuple[cst.CSTNode, str, str] | None:
+                              ) -> tuple[cst.CSTNode, str, str, str] | None:
         """The first call the harness just interpreted (``harness_signatures``) of a jitted
         function this frame judges, whose array arguments have known shapes or dtypes that
         differ from those of every call of it before the harness (``st.called``): its
@@ -213,7 +213,7 @@ class Harnesses:
                 continue
             before = avals.recompiled_from(avals.called_with(origin, st.called), signature)
             if before is not None:
-                return (node, before, avals.text(signature))
+                return (node, *before, avals.text(signature))
         return None
 
     def _figure_holds_first_run(self: FlowAnalysis, report: cst.Call, source: cst.Call,

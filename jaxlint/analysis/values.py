@@ -107,6 +107,9 @@ class JaxCallable:
     # takes what it returns (``outputs, num_tokens`` of an engine's ``step()``) for arrays
     # far more often than they are (README, "What another module's function gives back")
     host_result: bool = False
+    # ``functools.partial`` of it with arguments bound: a call passes the function more than
+    # it spells, so its arguments are not compared with other calls' (``avals.py``)
+    bound_args: bool = False
     # a method of another module's class (``Engine.submit``): with ``needs_jax_args``, a
     # call given no JAX value does no JAX work even in a JAX module (a replay buffer's
     # ``add(obs, action, reward)`` of what the environment gave, stored in NumPy arrays)

@@ -14,6 +14,15 @@ from jaxlint.rules.base import (
     why_work,
 )
 
+# what made a call compile again (``avals.recompiled_from``), in the message and explanation
+CHANGE = {"shape": "a new shape or dtype",
+          "structure": "a new pytree structure or way of passing its arguments"}
+THESE = {"shape": "these shapes and dtypes",
+         "structure": "arguments of this structure (passed the same way)"}
+PER = {"shape": "set of argument shapes and dtypes",
+       "structure": "pytree structure of its arguments (list lengths, dict keys, None, "
+                    "which are passed by keyword)"}
+
 
 class CompileInRegion(Rule):
     """## What it does
@@ -160,9 +169,8 @@ class CompileInRegion(Rule):
                       (*region.starts, region.stop), explanation)  # type: ignore[attr-defined]
 
     NEW_SHAPE = ("`{func}` compiles again inside the timed region: it was compiled for "
-                 "{before}, and this call gives it {now} (a new shape or dtype), so the time "
-                 "includes compilation; warm it up on these shapes and dtypes before the "
-                 "clock starts")
+                 "{before}, and this call gives it {now} ({change}), so the time "
+                 "includes compilation; warm it up on {these} before the clock starts")
 
     GROWN = ("`{func}` compiles again on every round: `{name}` grows each round, so each "
              "call gives it a new shape and the time includes compilation; keep its shape "
@@ -187,17 +195,18 @@ class CompileInRegion(Rule):
     def _new_shape(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
         """A call with arguments of a new shape or dtype: jit's cache has no program for
         them. The fix is the warm-up of a first call: the same call, before the start."""
-        before, now = ctx.flow.shape_compiles[call]
+        before, kind, now = ctx.flow.shape_compiles[call]
         plan = warm_up_before_start(ctx.flow, region, call, ctx.line_of)  # type: ignore[arg-type]
         explanation = "\n".join([
             region_heading(ctx, region),
             f"line {ctx.line(call)}: `{ctx.code(call, 50)}`: {why_work(ctx, call)}.",
-            f"Its array arguments here are {now}; every earlier call of it gave {before} "
+            f"Its arguments here are {now}; every earlier call of it gave {before} "
             "(shapes and dtypes as the code that made the arrays spells them), and jit "
-            "compiles one program per set of argument shapes and dtypes, so this call traces "
+            f"compiles one program per {PER[kind]}, so this call traces "
             "and compiles it again."])
         return Report(call, self.NEW_SHAPE.format(func=ctx.code(call.func, 40), now=now,
-                                                  before=before), plan,
+                                                  before=before, change=CHANGE[kind],
+                                                  these=THESE[kind]), plan,
                       (*region.starts, region.stop), explanation)  # type: ignore[attr-defined]
 
     HARNESS = ("each run of `{stmt}` compiles anew (it makes a new jitted function, or runs "
@@ -246,9 +255,9 @@ class CompileInRegion(Rule):
                       (use.call,), explanation)
 
     HARNESS_SHAPE = ("the first run of `{stmt}` compiles `{func}` again: it was compiled for "
-                     "{before}, and the timed call gives it {now} (a new shape or dtype), and "
-                     "the harness's figure includes that run; warm it up on these shapes and "
-                     "dtypes before timing")
+                     "{before}, and the timed call gives it {now} ({change}), and "
+                     "the harness's figure includes that run; warm it up on {these} before "
+                     "timing")
 
     def _harness_new_shape(self, ctx: FileContext, use: object) -> Report:
         """A harness whose timed code calls a jitted function with shapes or dtypes no call
@@ -256,18 +265,20 @@ class CompileInRegion(Rule):
         from jaxlint.analysis import HarnessUse
 
         assert isinstance(use, HarnessUse) and use.new_shape is not None
-        call, before, now = use.new_shape
+        call, before, kind, now = use.new_shape
         func = ctx.code(call.func, 40) if isinstance(call, cst.Call) else "it"
         explanation = (f"`{ctx.code(use.call, 50)}` (line {ctx.line(use.call)}) times "
                        f"`{ctx.code(use.stmt, 40)}`, which calls jitted `{func}` with arrays "
                        f"of {now}; every call of it before gave {before} (shapes and dtypes as "
                        "the code that made the arrays spells them), and jit compiles one "
-                       "program per set of argument shapes and dtypes, so the first timed run "
+                       f"program per {PER[kind]}, so the first timed run "
                        "traces and compiles it again. The harness reports that run too "
                        "(`timeit.timeit` sums its runs, `%time` is that one run, `%timeit -n "
                        "N` makes no calibration runs), so the figure holds the compile.")
         return Report(use.call, self.HARNESS_SHAPE.format(stmt=ctx.code(use.stmt, 40),
-                                                          func=func, before=before, now=now),
+                                                          func=func, before=before, now=now,
+                                                          change=CHANGE[kind],
+                                                          these=THESE[kind]),
                       None, (use.call,), explanation)
 
     def _recompiles(self, ctx: FileContext, region: object, call: cst.Call) -> Report:
