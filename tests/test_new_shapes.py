@@ -166,8 +166,9 @@ def _structure_codes(warm: str, timed: str) -> list[str]:
     ('h({"a": x})', 'h({"b": x})', "a dict with keys 'b'"),
     ("h(None)", "h(x)", "(8, 8) float32"),
     ("h(x, 2.0)", "h(x, scale=2.0)",
-     "(8, 8) float32 and a Python number (weakly typed float32) and scale by keyword"),
-    ("h(x)", "h(x, 2.0)", "(8, 8) float32 and a Python number (weakly typed float32)"),
+     "(8, 8) float32 and a Python number (weakly typed float32), `scale` by keyword"),
+    ("h(x)", "h(x, 2.0)",
+     "(8, 8) float32 and a Python number (weakly typed float32), all by position"),
 ])
 def test_a_new_pytree_structure_compiles_again(warm: str, timed: str, now: str) -> None:
     messages = _structure_codes(warm, timed)

@@ -192,7 +192,9 @@ def passing(positional: int, keywords: Sequence[str]) -> tuple[str, tuple[str, .
     the tree of ``(args, kwargs)``, so ``f(x, s=1.0)`` after ``f(x, 1.0)`` compiles again."""
     words = f"{positional} positional"
     if keywords:
-        words += "; " + ", ".join(sorted(keywords)) + " by keyword"
+        names = [f"`{k}`" for k in sorted(keywords)]
+        words += "; " + (", ".join(names[:-1]) + " and " if len(names) > 1 else "") + (
+            names[-1] + " by keyword")
     return (ARGS, (f"{words}:{STRUCTURE}",))
 
 
@@ -225,18 +227,23 @@ def called_with(origin: object, called: Collection[object]) -> list[Signature | 
 
 
 def recompiled_from(earlier: Sequence[Signature | str], now: Signature,
-                    also: Sequence[Signature | str] = ()) -> tuple[str, str] | None:
+                    also: Sequence[Signature | str] = ()) -> tuple[str, str, str] | None:
     """When a call with ``now`` needs another program than every call of ``earlier`` (and
-    ``also``) had: the text of the earlier shapes, for the message (the least, so that a
-    set's order never changes it), and what changed ("shape": some call differs in a shape
-    or dtype, "structure": only in pytree structure). None when there is no earlier call or
-    one may share it."""
+    ``also``) had: the text of the earlier arguments, for the message (the least, so that a
+    set's order never changes it), what changed ("shape": some call differs in a shape or
+    dtype, "structure": only in pytree structure), and the text of ``now``. None when there
+    is no earlier call or one may share it."""
     if earlier and all(not isinstance(e, str) and differs(e, now) for e in [*earlier, *also]):
         arrays = tuple(entry for entry in now if not _is_structure(entry[0]))
         kind = "shape" if any(
             not isinstance(e, str) and differs(e, arrays) for e in [*earlier, *also]) else (
                 "structure")
-        return min(text(e) for e in earlier if not isinstance(e, str)), kind
+        # (how each passes its arguments is said where that is what changed)
+        spoken = kind == "structure" and any(
+            not isinstance(e, str) and dict(e).get(ARGS) != dict(now).get(ARGS)
+            for e in earlier)
+        return (min(text(e, spoken) for e in earlier if not isinstance(e, str)), kind,
+                text(now, spoken))
     return None
 
 
@@ -245,18 +252,20 @@ def is_cast(q: str) -> bool:
     return q.startswith("jax.numpy.") and q.rsplit(".", 1)[1] in DTYPES
 
 
-def text(signature: Signature) -> str:
+def text(signature: Signature, arguments: bool = False) -> str:
     """The known shapes and dtypes of a call, for messages: ``(64, 512) float32``, a shape
     or dtype not known left out; a structure where it is more than one leaf (``a list of
-    3``, ``None``), and the keywords the call passes (``s by keyword``)."""
+    3``, ``None``), and the keywords the call passes (``s by keyword``); with
+    ``arguments``, also how many it passes by position."""
     trees = {key[:-1]: avals[0].rpartition(":")[0] for key, avals in signature
              if key.endswith("#") and avals and not avals[0].startswith(LEAF + ":")}
     parts = []
+    how = ""  # how the call passes its arguments
     for key, avals in signature:
         if key == ARGS:
             words = avals[0].rpartition(":")[0] if avals else ""
-            if "by keyword" in words:
-                parts.append(words.split("; ", 1)[1])
+            keywords = words.partition("; ")[2]
+            how = keywords or ("all by position" if arguments else "")
             continue
         if _is_structure(key):
             continue
@@ -267,7 +276,10 @@ def text(signature: Signature) -> str:
                 ("a list", "a tuple")) else tree)
         elif spoken:
             parts.append(spoken)
-    return " and ".join(parts + list(trees.values()))
+    said = " and ".join(parts + list(trees.values()))
+    if how:
+        said = f"{said}, {how}" if said else f"arguments {how}"
+    return said
 
 
 def _spoken(aval: str) -> str:

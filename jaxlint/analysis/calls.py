@@ -1104,7 +1104,7 @@ class Calls:
             if before is not None:
                 # a new shape, dtype or structure: traced and compiled again
                 compiles = True
-                self.shape_compiles[node] = (*before, avals.text(signature))
+                self.shape_compiles[node] = before
                 shape_sweep = any(len(a) > 1 for _, a in signature)
         if compiles and self.frame.func is not None and origin in self.frame.created and (
                 origin not in self._shared_origins and origin not in self._memo_origins.values()):

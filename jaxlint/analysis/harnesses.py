@@ -213,7 +213,7 @@ class Harnesses:
                 continue
             before = avals.recompiled_from(avals.called_with(origin, st.called), signature)
             if before is not None:
-                return (node, *before, avals.text(signature))
+                return (node, *before)
         return None
 
     def _figure_holds_first_run(self: FlowAnalysis, report: cst.Call, source: cst.Call,
