@@ -1,0 +1,20 @@
+"""A call of the compiled executable."""
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def f(x, s):
+    return jnp.tanh(x @ x * s).sum()
+
+
+x = jnp.ones((256, 256))
+c = f.lower(x, 1.0).compile()
+jax.block_until_ready(c(x, 1.0))
+
+t0 = time.perf_counter()
+r = c(x, 1.0)
+jax.block_until_ready(r)
+dt = time.perf_counter() - t0  # semantic: stop

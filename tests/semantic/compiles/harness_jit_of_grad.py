@@ -1,0 +1,18 @@
+"""jax.jit(jax.grad(p)) each run."""
+import time
+import timeit
+
+import jax
+import jax.numpy as jnp
+
+
+def p(x):
+    return jnp.sum(jnp.sin(x) ** 2)
+
+
+x = jnp.ones(100)
+jax.block_until_ready(jax.jit(jax.grad(p))(x))
+
+t0 = time.perf_counter()
+per_run = timeit.timeit(lambda: jax.block_until_ready(jax.jit(jax.grad(p))(x)), number=20) / 20
+dt = time.perf_counter() - t0  # semantic: stop

@@ -1,0 +1,18 @@
+"""jax.value_and_grad outside jit."""
+import time
+import timeit
+
+import jax
+import jax.numpy as jnp
+
+
+def p(x):
+    return jnp.sum(jnp.sin(x) ** 2)
+
+
+x = jnp.ones(100)
+jax.block_until_ready(jax.value_and_grad(p)(x)[1])
+
+t0 = time.perf_counter()
+per_run = timeit.timeit(lambda: jax.block_until_ready(jax.value_and_grad(p)(x)[1]), number=20) / 20
+dt = time.perf_counter() - t0  # semantic: stop

@@ -1,0 +1,19 @@
+"""A Python int warms up, a Python float is timed."""
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def f(x, s):
+    return jnp.tanh(x @ x * s).sum()
+
+
+x = jnp.ones((256, 256))
+jax.block_until_ready(f(x, 1))
+
+t0 = time.perf_counter()
+r = f(x, 1.0)
+jax.block_until_ready(r)
+dt = time.perf_counter() - t0  # semantic: stop

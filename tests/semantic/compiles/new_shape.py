@@ -1,0 +1,20 @@
+"""A timed call on another shape."""
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def f(x, s):
+    return jnp.tanh(x @ x * s).sum()
+
+
+x = jnp.ones((256, 256))
+x2 = jnp.ones((128, 128))
+jax.block_until_ready(f(x, 1.0))
+
+t0 = time.perf_counter()
+r = f(x2, 1.0)
+jax.block_until_ready(r)
+dt = time.perf_counter() - t0  # semantic: stop

@@ -1,0 +1,18 @@
+"""A timeit.Timer of the call, waited for."""
+import time
+import timeit
+
+import jax
+import jax.numpy as jnp
+
+f = jax.jit(lambda a: jnp.sin(a) @ jnp.cos(a).T)
+x = jnp.ones((1600, 1600))
+jax.block_until_ready(f(x))
+
+timer = timeit.Timer(lambda: jax.block_until_ready(f(x)))
+dt = timer.timeit(number=2) / 2  # semantic: stop
+
+# semantic: reference: the same work, waited for
+r0 = time.perf_counter()
+jax.block_until_ready(f(x))
+ref = time.perf_counter() - r0
