@@ -1138,9 +1138,19 @@ class Statements:
 
     def _exec_Try(self: FlowAnalysis, stmt: cst.Try | cst.TryStar, st: State) -> State:
         first_return = len(self.frame.returns)
-        body_end = self._exec_suite(stmt.body, st.copy())
         # An exception can leave the body anywhere; its two ends bound what handlers see.
-        start = join_states([st, body_end])
+        # A sync that raises has waited (JAX reports a failed computation when it is waited
+        # for), so the body's leading syncs are done on every path into a handler:
+        # ``try: out.block_until_ready() except AttributeError: pass`` waits either way.
+        waits = _leading_syncs(stmt.body)
+        if waits:
+            assert isinstance(stmt.body, cst.IndentedBlock)
+            begun = self._exec_block(stmt.body.body, st.copy(), 0, waits)
+            body_end = self._exec_block(stmt.body.body, begun.copy(), waits)
+        else:
+            begun = st
+            body_end = self._exec_suite(stmt.body, st.copy())
+        start = join_states([begun, body_end])
         ends = []
         for handler in stmt.handlers:
             h = start.copy()
@@ -1256,3 +1266,19 @@ def _functions(module: cst.Module) -> list[cst.FunctionDef]:
         elif isinstance(stmt, cst.ClassDef):
             out += [m for m in stmt.body.body if isinstance(m, cst.FunctionDef)]
     return out
+
+
+def _leading_syncs(body: cst.BaseSuite) -> int:
+    """How many statements at the start of ``body`` only wait: each a call spelt
+    ``....block_until_ready(...)`` (``jax.block_until_ready(out)``, ``out.block_until_ready()``)."""
+    if not isinstance(body, cst.IndentedBlock):
+        return 0
+    n = 0
+    for stmt in body.body:
+        if not (isinstance(stmt, cst.SimpleStatementLine) and all(
+                isinstance(small, cst.Expr) and isinstance(small.value, cst.Call)
+                and (dotted(small.value.func) or "").endswith("block_until_ready")
+                for small in stmt.body)):
+            break
+        n += 1
+    return n
