@@ -1,0 +1,36 @@
+"""A helper that evaluates and returns an array, unread."""
+import time
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(w, x):
+    y = jnp.tanh(x @ w)
+    loss = jnp.mean(y ** 2)
+    return w - 0.01 * (x.T @ y) / x.shape[0], loss
+
+
+w0 = jnp.ones((1600, 1600)) * 0.001
+x = jnp.ones((1600, 1600))
+jax.block_until_ready(step(w0, x))
+
+def evaluate(weights):
+    return jnp.mean(jnp.tanh(x @ weights))
+
+
+w = w0
+t0 = time.perf_counter()
+for _ in range(5):
+    w, loss = step(w, x)
+score = evaluate(w)
+dt = time.perf_counter() - t0  # semantic: stop
+
+# semantic: reference: the same work, waited for
+r0 = time.perf_counter()
+w = w0
+for _ in range(5):
+    w, loss = step(w, x)
+    jax.block_until_ready(w)
+ref = time.perf_counter() - r0
