@@ -3,7 +3,9 @@
 
 Labels say what a person thinks a timing does; this script asks JAX. Each case is a short
 program (``tests/semantic/<question>/*.py``) with one timed region whose stop read carries
-the comment ``# semantic: stop``. The folder names the question the case asks:
+the comment ``# semantic: stop``; its findings are those at the region's lines, or from
+``t0 = time.perf_counter()`` (the case's timed code, where a timer object or helper
+defined above is used) to ``# semantic: reference``. The folder names the question:
 
 - ``waits``: is all the region's JAX work finished when the clock is read? The case is run
   and, at the stop read, every live array is asked ``is_ready()`` (the clock is wrapped so
@@ -53,6 +55,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "semantic"
 QUESTIONS = ("waits", "compiles")
 STOP = "# semantic: stop"
+REFERENCE = "# semantic: reference"
 MARKER = re.compile(r"#\s*semantic:\s*(differs|by policy):\s*(.+)$", re.MULTILINE)
 NO_WAIT = frozenset({"JAX101", "JAX102", "JAX103", "JAX107"})
 COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
@@ -66,6 +69,9 @@ class Case:
     start_line: int  # the region's start read (the stop line for a harness alone)
     stop_line: int
     marker: tuple[str, str] | None  # ("differs" | "by policy", why)
+    # the case's own timed code, from ``t0 = time.perf_counter()`` to the reference (a
+    # timer object or helper defined above it is reported where it is used, in here)
+    use_lines: tuple[int, int] = (0, 0)
     jax: bool | None = None  # what running it showed (None: unclear)
     detail: str = ""
     jaxlint: bool | None = None
@@ -104,10 +110,15 @@ def load(paths: Iterable[Path]) -> list[Case]:
         if len(lines) != 1:
             raise SystemExit(f"semantic_check: {f}: needs exactly one line with '{STOP}'")
         m = MARKER.search(text)
-        starts = [i for i, line in enumerate(text.splitlines()[:lines[0] - 1], 1)
-                  if "perf_counter()" in line]
+        rows = text.splitlines()
+        starts = [i for i, line in enumerate(rows[:lines[0] - 1], 1) if "perf_counter()" in line]
+        t0 = next((i for i, line in enumerate(rows, 1)
+                   if line.startswith("t0 = time.perf_counter()")), 0)
+        end = next((i for i, line in enumerate(rows, 1) if line.startswith(REFERENCE)),
+                   len(rows) + 1)
         cases.append(Case(f.resolve(), question, starts[-1] if starts else lines[0], lines[0],
-                          (m.group(1), m.group(2).strip()) if m else None))
+                          (m.group(1), m.group(2).strip()) if m else None,
+                          use_lines=(t0, end) if t0 else (0, 0)))
     return cases
 
 
@@ -125,6 +136,7 @@ def lint(cases: list[Case]) -> None:
     for case in cases:
         codes = sorted({f["code"] for f in by_path.get(str(case.path), [])
                         if case.start_line <= f["line"] <= case.stop_line
+                        or case.use_lines[0] <= f["line"] < case.use_lines[1]
                         or (f.get("region") or {}).get("stop", {}).get("line") == case.stop_line})
         case.codes = codes
         case.jaxlint = (not NO_WAIT & set(codes)) if case.question == "waits" else (

@@ -1,0 +1,29 @@
+"""A nested function that waits, called before the stop."""
+# semantic: differs: a function that waits for a value it is not given (a closure variable or a global) is not seen to wait
+import time
+
+import jax
+import jax.numpy as jnp
+
+f = jax.jit(lambda a: jnp.sin(a) @ jnp.cos(a).T)
+x = jnp.ones((1600, 1600))
+jax.block_until_ready(f(x))
+
+def run():
+    y = f(x)
+
+    def finish():
+        y.block_until_ready()
+
+    finish()
+    return y
+
+
+t0 = time.perf_counter()
+y = run()
+dt = time.perf_counter() - t0  # semantic: stop
+
+# semantic: reference: the same work, waited for
+r0 = time.perf_counter()
+jax.block_until_ready(f(x))
+ref = time.perf_counter() - r0

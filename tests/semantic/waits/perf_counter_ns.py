@@ -1,0 +1,19 @@
+"""perf_counter_ns, nothing waited for."""
+import time
+
+import jax
+import jax.numpy as jnp
+
+f = jax.jit(lambda a: jnp.sin(a) @ jnp.cos(a).T)
+x = jnp.ones((1600, 1600))
+jax.block_until_ready(f(x))
+
+t0 = time.perf_counter()
+start = time.perf_counter_ns()
+y = f(x)
+dt = (time.perf_counter_ns() - start) / 1e9  # semantic: stop
+
+# semantic: reference: the same work, waited for
+r0 = time.perf_counter()
+jax.block_until_ready(f(x))
+ref = time.perf_counter() - r0
