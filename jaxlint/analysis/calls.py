@@ -103,6 +103,9 @@ class Summary:
     # or was cut off (recursion, depth): what it leaves running is a guess
     unknown: bool = False
     waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
+    # variables of the enclosing function it was not given but waited for on every path
+    # (``State.outer``): ``def finish(): y.block_until_ready()`` nested beside ``y``
+    outer_syncs: frozenset[str] = frozenset()
     args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
     # its own work (dispatched in the call) may still run when it returns; or, if not,
     # was waited for only through a host transfer. A helper that finishes its own work
@@ -149,6 +152,7 @@ NOTHING = Summary()
 class Frame:
     func: Func | None
     entry: Site | None = None
+    entered: int = -1  # the tick of the call's entry (what the caller left running)
     returns: list[tuple[State, Value]] = field(default_factory=list)
     loops: list[tuple[list[State], list[State]]] = field(default_factory=list)
     did_work: bool = False
@@ -1447,6 +1451,15 @@ class Calls:
             # ``wait_all(tree)``: waits for what it was given (and, in dispatch order,
             # everything before it), not for work dispatched after that.
             self._sync(union_jax(values), st, transfer=not summary.waits_args, site=node)
+        if summary.outer_syncs and isinstance(fn.node, cst.FunctionDef) and isinstance(
+                node, cst.Call) and isinstance(node.func, cst.Name) and (
+                    fn.node.name in self.frame.binds.get(node.func.value, ())):
+            # a nested function this frame defined waits for this frame's variables, as
+            # they are bound now
+            for name in sorted(summary.outer_syncs):
+                found, value = self._lookup(name, st)
+                if found:
+                    self._sync(value, st)
         reading = self._lift(node, summary.reads, summary.pairs,
                              isinstance(summary.result, TimerRead), st)
         if reading is not None:
@@ -1616,6 +1629,7 @@ class Calls:
         given = self._event(fn.node.params)
         entered = self._event(entry)
         st = State(pending={fn.node.params: given, entry: entered})
+        frame.entered = entered
         if self._entry_called is not None and (self.frame is self._module_frame
                                                or self.frame.judges_module):
             frame.judges_module = True
@@ -1709,6 +1723,8 @@ class Calls:
                               frozenset(frame.jit_calls), reads, pairs,
                               made=frozenset(frame.created),
                               waits_args=waits_args, args_by_transfer=args_by_transfer,
+                              outer_syncs=(frozenset.intersection(*(s.outer for s in exits))
+                                           if exits else frozenset()),
                               leaves_work=leaves_work, own_by_transfer=own_by_transfer,
                               leaves_calls=leaves_calls, leaves_fill=leaves_fill,
                               leaves_ops_only=leaves_ops_only,

@@ -102,6 +102,17 @@ class Device:
             value = value.holds
         if not isinstance(value, JaxVal):
             return
+        frame = self.frame
+        if (not transfer and frame.func is not None and frame.func.closure
+                and 0 <= value.tick < frame.entered and value.origin and not value.opaque
+                and frame.func.node.params not in value.origin
+                and frame.entry not in value.origin):
+            # made before this call and not given to it: a variable of the enclosing
+            # function, which its caller waits for too, as bound at the call (closures
+            # read their variables late; ``Summary.outer_syncs``)
+            names = frozenset(n for n, v in frame.func.closure[0].items() if v is value)
+            if names:
+                st.outer = st.outer | names
         waited = False
         for work, tick in list(st.pending.items()):
             if value.covers(work, tick):

@@ -79,6 +79,8 @@ class State:
     ``reads``: timer calls executed so far -> the tick of the latest execution.
     ``timers``: names holding a timer reading -> the timer calls that may have made it.
     ``called``: jitted functions (by origin) called or compiled on every path so far.
+    ``outer``: variables of the enclosing function (a closure's) it waited for on every path
+    so far.
 
     Events that a region contains but that are not state (a first, compiling call; a sync
     that waited for nothing) are kept in the frame's ``events``, in order, not here.
@@ -94,6 +96,9 @@ class State:
     reads: dict[Site, int] = field(default_factory=dict)
     timers: dict[str, frozenset[Site]] = field(default_factory=dict)
     called: frozenset[Site] = EMPTY
+    # variables of the enclosing function, not given to the function being analysed, that
+    # it waited for on every path: the frame that defined and calls it waits for them
+    outer: frozenset[str] = frozenset()
     live: bool = True
     lineage: Lineage = field(default_factory=Lineage, init=False, repr=False, compare=False)
 
@@ -108,6 +113,7 @@ class State:
         out.reads = dict(self.reads)
         out.timers = dict(self.timers)
         out.called = self.called
+        out.outer = self.outer
         out.live = self.live
         out.lineage = Lineage(self.lineage)
         return out
@@ -236,4 +242,5 @@ def join_states(states: Iterable[State]) -> State:
         for name, sites in other.timers.items():
             out.timers[name] = out.timers.get(name, EMPTY) | sites
         out.called &= other.called
+        out.outer &= other.outer
     return out

@@ -1,5 +1,4 @@
 """A nested function that waits, called before the stop."""
-# semantic: differs: a function that waits for a value it is not given (a closure variable or a global) is not seen to wait
 import time
 
 import jax
