@@ -103,14 +103,16 @@ class Device:
         if not isinstance(value, JaxVal):
             return
         frame = self.frame
-        if (not transfer and frame.func is not None and frame.func.closure
+        if (not transfer and frame.func is not None and frame.func.owner is None
                 and 0 <= value.tick < frame.entered and value.origin and not value.opaque
                 and frame.func.node.params not in value.origin
                 and frame.entry not in value.origin):
             # made before this call and not given to it: a variable of the enclosing
-            # function, which its caller waits for too, as bound at the call (closures
-            # read their variables late; ``Summary.outer_syncs``)
-            names = frozenset(n for n, v in frame.func.closure[0].items() if v is value)
+            # function (or a global of a module-level function), which its caller waits
+            # for too, as bound at the call (free variables are read when the function
+            # runs; ``Summary.outer_syncs``)
+            scope = frame.func.closure[0] if frame.func.closure else self.globals
+            names = frozenset(n for n, v in scope.items() if v is value)
             if names:
                 st.outer = st.outer | names
         waited = False

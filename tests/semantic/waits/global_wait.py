@@ -1,5 +1,4 @@
 """A module-level function that waits for a global, called before the stop."""
-# semantic: differs: a module-level function that waits for a global it is not given is not seen to wait
 import time
 
 import jax
