@@ -103,8 +103,9 @@ class Summary:
     # or was cut off (recursion, depth): what it leaves running is a guess
     unknown: bool = False
     waits_args: bool = False  # waits (with a real sync) for its JAX arguments only
-    # variables of the enclosing function it was not given but waited for on every path
-    # (``State.outer``): ``def finish(): y.block_until_ready()`` nested beside ``y``
+    # names it reads from outside, not given, whose values it waited for on every path
+    # (``State.outer``): ``def finish(): y.block_until_ready()`` beside ``y``, in the
+    # enclosing function or at module level
     outer_syncs: frozenset[str] = frozenset()
     args_by_transfer: bool = False  # waits for its JAX arguments, through a host transfer
     # its own work (dispatched in the call) may still run when it returns; or, if not,
@@ -1454,8 +1455,8 @@ class Calls:
         if summary.outer_syncs and isinstance(fn.node, cst.FunctionDef) and isinstance(
                 node, cst.Call) and isinstance(node.func, cst.Name) and (
                     fn.node.name in self.frame.binds.get(node.func.value, ())):
-            # a nested function this frame defined waits for this frame's variables, as
-            # they are bound now
+            # a function this frame defined (nested, or at module level for the module's
+            # code) waits for this frame's names, as they are bound now
             for name in sorted(summary.outer_syncs):
                 found, value = self._lookup(name, st)
                 if found:

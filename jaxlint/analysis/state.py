@@ -79,8 +79,9 @@ class State:
     ``reads``: timer calls executed so far -> the tick of the latest execution.
     ``timers``: names holding a timer reading -> the timer calls that may have made it.
     ``called``: jitted functions (by origin) called or compiled on every path so far.
-    ``outer``: variables of the enclosing function (a closure's) it waited for on every path
-    so far.
+    ``outer``: names the function being analysed reads from outside (its enclosing
+    function's variables, or a module-level function's globals) whose values it waited for
+    on every path so far.
 
     Events that a region contains but that are not state (a first, compiling call; a sync
     that waited for nothing) are kept in the frame's ``events``, in order, not here.
@@ -96,7 +97,7 @@ class State:
     reads: dict[Site, int] = field(default_factory=dict)
     timers: dict[str, frozenset[Site]] = field(default_factory=dict)
     called: frozenset[Site] = EMPTY
-    # variables of the enclosing function, not given to the function being analysed, that
+    # names read from outside the function being analysed (not given to it), whose values
     # it waited for on every path: the frame that defined and calls it waits for them
     outer: frozenset[str] = frozenset()
     live: bool = True
