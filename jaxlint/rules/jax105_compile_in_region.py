@@ -65,7 +65,12 @@ class CompileInRegion(Rule):
     number, which jit takes as a weakly typed scalar, and `jnp.float32(0.01)`, a strongly
     typed one), and at some argument this call's differ (a warm-up on a one-row batch
     before a timed batch of 64; a warm-up given `0.01` before a timed call given
-    `jnp.float32(0.01)`). A shape or dtype not spelt out is never taken as new. And a call
+    `jnp.float32(0.01)`). A shape or dtype not spelt out is never taken as new. Likewise a
+    call whose arguments have another pytree structure than every earlier call's, as the
+    call spells it: a list of another length, a tuple where a list was, a dict with other
+    keys, `None` where an array was, a keyword where the warm-up passed the argument by
+    position, an argument the warm-up left at its default (jit keeps one program per tree
+    of `(args, kwargs)`). And a call
     given an array that a loop around it makes longer on every round (`tokens =
     jnp.concatenate([tokens, new], axis=1)`, `jnp.append`, `jnp.hstack`, or NumPy's): each
     round's call has a new shape and compiles again, whatever warm-up came before, so it is
