@@ -24,8 +24,8 @@ pytest.importorskip("jax")
 pytestmark = pytest.mark.slow
 
 
-def _check(*paths: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), "--jobs", "2", *map(str, paths)],
+def _check(*args: Path | str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), "--jobs", "2", *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT, timeout=1500,
                           env={**__import__("os").environ, "JAX_PLATFORMS": "cpu"})
 
@@ -48,3 +48,19 @@ def test_a_wrong_verdict_is_caught(tmp_path: Path) -> None:
     proc = _check(case)
     assert proc.returncode == 1
     assert "STALE: waits/stale" in proc.stderr
+
+
+def test_cases_measured_elsewhere_are_compared_here(tmp_path: Path) -> None:
+    """``--measure-only`` (on a machine with JAX but not jaxlint, an accelerator) writes
+    what JAX did; ``--measured`` compares it here; a case it lacks is an error (status 2)."""
+    cases = ROOT / "tests" / "semantic"
+    shape, longer = cases / "waits" / "shape.py", cases / "compiles" / "list_longer.py"
+    out = tmp_path / "measured.json"
+    proc = _check(shape, "--measure-only", out)
+    assert proc.returncode == 0, proc.stderr
+    proc = _check(shape, "--measured", out)
+    assert proc.returncode == 0, proc.stderr
+    assert "| waits/shape | does not wait" in proc.stdout and "| agrees |" in proc.stdout
+    proc = _check(shape, longer, "--measured", out)
+    assert proc.returncode == 2
+    assert "not measured in" in proc.stderr and "compiles/list_longer" in proc.stderr
