@@ -62,6 +62,10 @@ COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 CASE_TIMEOUT_S = 300
 
 
+class CaseError(Exception):
+    """A case that cannot be checked (or jaxlint failing): one line, status 2."""
+
+
 @dataclass
 class Case:
     path: Path
@@ -99,16 +103,18 @@ class Case:
 def load(paths: Iterable[Path]) -> list[Case]:
     files: list[Path] = []
     for p in paths:
+        if not p.exists():
+            raise CaseError(f"semantic_check: {p}: no such file or folder")
         files += sorted(p.rglob("*.py")) if p.is_dir() else [p]
     cases = []
     for f in files:
         question = f.parent.name
         if question not in QUESTIONS:
-            raise SystemExit(f"semantic_check: {f}: not in a folder named {' or '.join(QUESTIONS)}")
+            raise CaseError(f"semantic_check: {f}: not in a folder named {' or '.join(QUESTIONS)}")
         text = f.read_text(encoding="utf-8")
         lines = [i for i, line in enumerate(text.splitlines(), 1) if STOP in line]
         if len(lines) != 1:
-            raise SystemExit(f"semantic_check: {f}: needs exactly one line with '{STOP}'")
+            raise CaseError(f"semantic_check: {f}: needs exactly one line with '{STOP}'")
         m = MARKER.search(text)
         rows = text.splitlines()
         starts = [i for i, line in enumerate(rows[:lines[0] - 1], 1) if "perf_counter()" in line]
@@ -129,7 +135,7 @@ def lint(cases: list[Case]) -> None:
         [sys.executable, "-m", "jaxlint", "--format", "json", "--exit-zero", "--no-cache",
          *[str(c.path) for c in cases]], capture_output=True, text=True)
     if proc.returncode != 0:
-        raise SystemExit(f"semantic_check: jaxlint failed ({proc.returncode}): {proc.stderr}")
+        raise CaseError(f"semantic_check: jaxlint failed ({proc.returncode}): {proc.stderr}")
     by_path: dict[str, list[dict]] = {}
     for finding in json.loads(proc.stdout):
         by_path.setdefault(str(Path(finding["path"]).resolve()), []).append(finding)
@@ -184,7 +190,7 @@ def measure(case: Case) -> None:
         [sys.executable, __file__, "--run-case", str(case.path), str(case.stop_line)],
         capture_output=True, text=True, timeout=CASE_TIMEOUT_S, cwd=case.path.parent)
     if proc.returncode != 0:
-        raise SystemExit(f"semantic_check: {case.name} failed to run:\n{proc.stderr[-2000:]}")
+        raise CaseError(f"semantic_check: {case.name} failed to run:\n{proc.stderr[-2000:]}")
     got = json.loads(proc.stdout.strip().splitlines()[-1])
     if case.question == "compiles":
         case.jax = bool(got["compiled"])
@@ -193,7 +199,7 @@ def measure(case: Case) -> None:
         return
     dt, ref, pending = got["dt"], got["ref"], got["pending"]
     if ref is None:
-        raise SystemExit(f"semantic_check: {case.name}: a 'waits' case must set ref")
+        raise CaseError(f"semantic_check: {case.name}: a 'waits' case must set ref")
     waited = not pending and dt >= 0.5 * ref
     not_waited = bool(pending) or dt < 0.2 * ref
     case.jax = True if waited and not not_waited else False if not_waited else None
@@ -262,6 +268,14 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(run_case(args.run_case[0], int(args.run_case[1]))))
         return 0
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    try:
+        return _main(args)
+    except CaseError as error:
+        print(error, file=sys.stderr)
+        return 2
+
+
+def _main(args: argparse.Namespace) -> int:
     cases = load(args.paths)
     if not cases:
         print("semantic_check: no cases", file=sys.stderr)

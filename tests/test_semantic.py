@@ -11,6 +11,7 @@ differing, so that a stale marker fails too.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.slow
 def _check(*args: Path | str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(SCRIPT), "--jobs", "2", *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT, timeout=1500,
-                          env={**__import__("os").environ, "JAX_PLATFORMS": "cpu"})
+                          env={**os.environ, "JAX_PLATFORMS": "cpu"})
 
 
 def test_jaxlint_agrees_with_jax_on_every_case() -> None:
@@ -64,3 +65,17 @@ def test_cases_measured_elsewhere_are_compared_here(tmp_path: Path) -> None:
     proc = _check(shape, longer, "--measured", out)
     assert proc.returncode == 2
     assert "not measured in" in proc.stderr and "compiles/list_longer" in proc.stderr
+
+
+def test_a_case_that_cannot_be_checked_is_one_line_and_status_2(tmp_path: Path) -> None:
+    unmarked = tmp_path / "waits" / "unmarked.py"
+    unmarked.parent.mkdir()
+    unmarked.write_text("import time\nt0 = time.perf_counter()\n")
+    elsewhere = tmp_path / "misc.py"
+    elsewhere.write_text("x = 1\n")
+    for path, says in [(unmarked, "needs exactly one line with '# semantic: stop'"),
+                       (elsewhere, "not in a folder named waits or compiles"),
+                       (tmp_path / "missing.py", "no such file or folder")]:
+        proc = _check(path)
+        assert proc.returncode == 2, proc.stderr
+        assert says in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
