@@ -512,7 +512,14 @@ class ProjectIndex(Mapping[str, "Value"]):
         if not names or not helpers:
             return {}
         wanted = {f"{m}.{h}": h for m in names for h in helpers}
-        stem = os.path.splitext(os.path.basename(path))[0].encode()
+        # ... and under the names its packages re-export them by (``from .timing import
+        # timed`` in ``utils/__init__.py``, called as ``from .utils import timed``)
+        spelled = {os.path.splitext(os.path.basename(path))[0].encode()}
+        called = {h.encode() for h in helpers}
+        for package, alias, helper in self._reexports(names[0], set(helpers)):
+            wanted[f"{package}.{alias}"] = helper
+            spelled.add(package.rpartition(".")[2].encode())
+            called.add(alias.encode())
         out: dict[str, list[list[tuple[str | None, str, Value]]]] = {}
         for caller in self._package_files(path):
             # Every file looked at is a dependency, callers or not: an existing file that
@@ -522,7 +529,7 @@ class ProjectIndex(Mapping[str, "Value"]):
                 data = read(caller)
             except OSError:
                 continue
-            if stem not in data or not any(h.encode() in data for h in helpers):
+            if not any(w in data for w in spelled) or not any(c in data for c in called):
                 continue
             caller_names = module_names(caller)
             try:
@@ -532,6 +539,25 @@ class ProjectIndex(Mapping[str, "Value"]):
                 continue
             for q, calls in found.items():
                 out.setdefault(wanted[q], []).extend(calls)
+        return out
+
+    def _reexports(self, module: str, helpers: set[str]) -> list[tuple[str, str, str]]:
+        """``(package, name, helper)`` for each package above ``module`` whose
+        ``__init__`` imports one of its ``helpers`` (``from .timing import timed as t``):
+        the helper is called by that name too. Read with CPython's parser; each
+        ``__init__`` read is a dependency of the helper's result."""
+        out = []
+        origins = {f"{module}.{h}": h for h in helpers}
+        package = module.rpartition(".")[0]
+        while package:
+            path = self._file_for(package)
+            if path is None or os.path.basename(path) != "__init__.py":
+                break
+            self._sink().used.add(os.path.abspath(path))
+            for name, origin in self._top(package, path).imports.items():
+                if origin in origins:
+                    out.append((package, name, origins[origin]))
+            package = package.rpartition(".")[0]
         return out
 
     def _package_files(self, path: str) -> list[str]:

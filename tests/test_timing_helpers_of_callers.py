@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import run
 
 UTILS = '''\
@@ -205,4 +206,26 @@ def test_a_function_of_the_caller_is_judged_with_the_arguments_the_call_gives(
     (tmp_path / "pkg" / "__init__.py").write_text("")
     (tmp_path / "pkg" / "utils.py").write_text(TIME_FN)
     (tmp_path / "main.py").write_text(NUMPY_CALLER)
+    assert _lint(tmp_path, ".") == []
+
+
+@pytest.mark.parametrize("reexport", [
+    "from .utils import time_fn\n",
+    "from pkg.utils import time_fn as measure\n",
+])
+def test_a_helper_its_package_re_exports_is_judged_by_the_callers_of_that_name(
+        tmp_path: Path, reexport: str) -> None:
+    """``pkg/__init__.py`` re-exports the helper (``from .utils import time_fn``) and the
+    script imports it from the package (``from pkg import time_fn``), as a project's
+    ``utils/__init__.py`` usually does: those calls are the helper's callers too."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text(reexport)
+    (tmp_path / "pkg" / "utils.py").write_text(TIME_FN)
+    name = "measure" if " as " in reexport else "time_fn"
+    main = MAIN.replace("from pkg.utils import time_fn", f"from pkg import {name}").replace(
+        "time_fn(f, x)", f"{name}(f, x)")
+    (tmp_path / "main.py").write_text(main)
+    assert _lint(tmp_path, ".") == [["pkg/utils.py:9:13:", "JAX101"]]
+    (tmp_path / "main.py").write_text(main.replace(f"{name}(f, x)",
+                                                   f"{name}(lambda y: f(y).block_until_ready(), x)"))
     assert _lint(tmp_path, ".") == []
