@@ -47,6 +47,12 @@ def _line_of_call(setup: str) -> int:
     # a keyword where the call times it by position: another pytree of arguments
     # (tests/semantic/compiles/positional_then_keyword.py measures it)
     ("f(a=jnp.ones((8, 4))).block_until_ready()\nx = jnp.ones((8, 4))", "x"),
+    # a shape spelt with a name only ever bound to one integer (``n = 7``)
+    ("f(jnp.ones((1, 4))).block_until_ready()\nx = jnp.ones((n, 4))", "x"),
+    # ... or made by a helper from the count it is given, alone or in a tuple it returns
+    ("def h(k):\n    return jnp.ones((k, 4))\nf(h(1)).block_until_ready()\nx = h(n)", "x"),
+    ("def h(k):\n    return jnp.ones((k, 4)), k\na, _ = h(1)\nf(a).block_until_ready()\n"
+     "x, _ = h(8)", "x"),
 ])
 def test_a_new_shape_or_dtype_compiles_again(setup: str, timed: str) -> None:
     assert _codes("n = 7\n" + setup, timed) == [("JAX105", _line_of_call("n = 7\n" + setup))]
@@ -59,7 +65,13 @@ def test_a_new_shape_or_dtype_compiles_again(setup: str, timed: str) -> None:
     # float64 without x64 is float32
     ("f(jnp.ones(4, jnp.float64)).block_until_ready()\nx = jnp.ones(4)", "x"),
     # a shape not spelt out is not known to be new
-    ("f(jnp.ones((1, 4))).block_until_ready()\nx = jnp.ones((n, 4))", "x"),
+    ("f(jnp.ones((1, 4))).block_until_ready()\nx = jnp.ones((len(g()), 4))", "x"),
+    ("f(jnp.ones((1, 4))).block_until_ready()\nfor k in g():\n    x = jnp.ones((k, 4))", "x"),
+    # a helper's parameter given an unknown count, or whose returns differ
+    ("def h(k):\n    return jnp.ones((k, 4))\nf(h(1)).block_until_ready()\nx = h(len(g()))",
+     "x"),
+    ("def h(k):\n    if k:\n        return jnp.ones((1, 4))\n    return jnp.ones((8, 4))\n"
+     "f(h(1)).block_until_ready()\nx = h(0)", "x"),
     ("f(jnp.ones((1, 4))).block_until_ready()\nx = jnp.ones((8, 4)) * 2", "x"),
     ("f(jnp.ones((1, 4))).block_until_ready()\nx = g((8, 4))", "x"),
     # an earlier call of unknown shape may have compiled it

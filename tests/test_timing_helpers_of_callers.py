@@ -226,6 +226,6 @@ def test_a_helper_its_package_re_exports_is_judged_by_the_callers_of_that_name(
         "time_fn(f, x)", f"{name}(f, x)")
     (tmp_path / "main.py").write_text(main)
     assert _lint(tmp_path, ".") == [["pkg/utils.py:9:13:", "JAX101"]]
-    (tmp_path / "main.py").write_text(main.replace(f"{name}(f, x)",
-                                                   f"{name}(lambda y: f(y).block_until_ready(), x)"))
+    waits = f"{name}(lambda y: f(y).block_until_ready(), x)"
+    (tmp_path / "main.py").write_text(main.replace(f"{name}(f, x)", waits))
     assert _lint(tmp_path, ".") == []

@@ -22,7 +22,7 @@ positional and keyword arguments (``STRUCTURE`` entries, keyed ``KEY#`` and ``AR
 from __future__ import annotations
 
 import ast
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import libcst as cst
 
@@ -111,11 +111,14 @@ def weak(node: cst.BaseExpression) -> tuple[str, ...]:
     return (f"():{BUILTIN_DTYPES[kind]}{WEAK}",) if kind is not None else ()
 
 
-def made(q: str, node: cst.Call, loop_literals: Sequence[tuple[str, list[str], object]]
+def made(q: str, node: cst.Call, loop_literals: Sequence[tuple[str, list[str], object]],
+         number: Callable[[cst.BaseExpression], int | None] | None = None
          ) -> tuple[str, ...]:
     """The avals of the array ``q(...)`` makes, if its shape and dtype are spelt out; a
     shape named by the variable of a loop over literals gives one per element; a scalar of
-    a dtype made from a number (``jnp.float32(0.01)``, strongly typed)."""
+    a dtype made from a number (``jnp.float32(0.01)``, strongly typed). ``number``: the
+    integer a name of the shape holds, if the analysis knows one (``BATCH = 128`` then
+    ``(BATCH, 784)``)."""
     where = CONSTRUCTORS.get(q)
     if where is None:
         name = q.rsplit(".", 1)[-1]
@@ -128,7 +131,12 @@ def made(q: str, node: cst.Call, loop_literals: Sequence[tuple[str, list[str], o
         texts: list[str] = []
     elif isinstance(shape_node, cst.Name):
         swept = [v for n, v, _ in reversed(loop_literals) if n == shape_node.value]
-        texts = swept[0] if swept else []
+        known = number(shape_node) if number is not None and not swept else None
+        texts = swept[0] if swept else [str(known)] if known is not None else []
+    elif number is not None and isinstance(shape_node, (cst.Tuple, cst.List)) and all(
+            isinstance(e, cst.Element) for e in shape_node.elements):
+        dims = [number(e.value) for e in shape_node.elements]
+        texts = [str(tuple(dims))] if None not in dims else []
     else:
         texts = [cst.Module([]).code_for_node(shape_node)]
     shapes = [shape_text(t) for t in texts] or [None]

@@ -167,6 +167,9 @@ class Frame:
     # parameters the caller left at a literal default -> that default (``as_numpy=True``):
     # a test of one takes one branch (``_known_test``)
     defaults: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    # parameters the call gave an integer the caller knows (``batch(key, 128)``, ``N``
+    # of ``N = 128``) -> that integer: a shape spelt with one is known (``_int_value``)
+    given_ints: dict[str, int] = field(default_factory=dict)
     # the loops of this frame being interpreted, outermost first
     loop_stmts: list[cst.For | cst.While] = field(default_factory=list)
     branches: list[cst.If] = field(default_factory=list)  # the ``if`` statements being run
@@ -562,8 +565,8 @@ class Calls:
                 self.fill_sites.add(node)
             elif q in names.TO_DEVICE_CALLS:
                 self.fill_sites.discard(node)  # (given a JAX value here: not only a copy)
-            shaped = avals.made(q, node, [*self._loop_literals, *self._loop_shapes]) if (
-                self.avals_known) else ()
+            shaped = avals.made(q, node, [*self._loop_literals, *self._loop_shapes],
+                                self._int_value) if self.avals_known else ()
             return replace(out, aval=shaped) if shaped else out
         if kind is CallKind.HOST:
             for v in jax_args:
@@ -1359,6 +1362,28 @@ class Calls:
                 self._final_rounds.update(saved)
         return self._call_func_bound(fn, node, args, params, st)
 
+    def _int_params(self: FlowAnalysis, fn: Func, node: cst.CSTNode) -> dict[str, int]:
+        """The callee's parameters a call gives an integer the caller knows (a literal, a
+        name only ever bound to one: ``_int_value``), by position or keyword."""
+        if not isinstance(node, cst.Call) or not isinstance(fn.node, cst.FunctionDef) or (
+                not node.args):
+            return {}
+        names = self._positional_params(fn.node)
+        if fn.owner is not None and names:
+            names = names[1:]  # (a method's ``self``)
+        out: dict[str, int] = {}
+        for i, arg in enumerate(node.args):
+            if arg.star:
+                break
+            value = self._int_value(arg.value)
+            if value is None:
+                continue
+            if arg.keyword is not None:
+                out[arg.keyword.value] = value
+            elif i < len(names):
+                out[names[i]] = value
+        return out
+
     def _final_round_params(self: FlowAnalysis, fn: Func, node: cst.CSTNode) -> dict[str, int]:
         """The callee's parameters given a counter in its loop's last round (by position or
         keyword), with the counter's last value."""
@@ -1396,12 +1421,13 @@ class Calls:
             # module's code calls (``main()``) judges the functions it calls in turn
             # (``bench_cold(...)``), from what was called before each call.
             self._entry_called = st.called  # see Frame.judges_module
+        given_ints = self._int_params(fn, node)
         try:
             if self.frame is self._module_frame:
                 with self.module_call(st, fn):
-                    summary = self._call_function(fn, params)
+                    summary = self._call_function(fn, params, given_ints)
             else:
-                summary = self._call_function(fn, params)
+                summary = self._call_function(fn, params, given_ints)
         finally:
             self._entry_called = None
             if timed:
@@ -1481,6 +1507,12 @@ class Calls:
                 return result
         elif summary.work and summary.leaves_work:
             result = self._dispatch(node, values, st)
+            if isinstance(summary.result, JaxVal) and (summary.result.aval
+                                                       or summary.result.parts):
+                # the shape and dtype the function's every return gives (``batch(key, 128)``
+                # returning ``jax.random.normal(key, (n, 784))``), or its tuple's elements'
+                result = replace(result, aval=summary.result.aval,
+                                 parts=summary.result.parts)
             if summary.stores and isinstance(node, cst.Call) and isinstance(
                     node.func, cst.Attribute):
                 # ``trainer.step(g)`` stored ``self.params``: ``trainer.params`` now holds
@@ -1604,14 +1636,19 @@ class Calls:
                 if isinstance(v, (Func, JaxCallable, Instance, Klass))))
         return key
 
-    def _call_function(self: FlowAnalysis, fn: Func, params: dict[str, Value]) -> Summary:
+    def _call_function(self: FlowAnalysis, fn: Func, params: dict[str, Value],
+                       given_ints: dict[str, int] | None = None) -> Summary:
+        """What calling ``fn`` with ``params`` does (memoised). ``given_ints``: the
+        parameters the call gives a known integer (``_int_params``)."""
         generator = isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node)
+        given_ints = given_ints or {}
         # The memo key: the function, what it closes over, and what each parameter holds
         # (JAX values as one kind).
         key = (fn.node, self.closure_key(fn), self._under_timer > 0,
                tuple(sorted(((k, self._key_of(v)) for k, v in params.items()),
                             key=lambda kv: kv[0])),
                tuple(sorted(self._final_rounds.items())) if self._final_rounds else (),
+               tuple(sorted(given_ints.items())) if given_ints else (),
                self._globals_tag)
         if key in self._memo:
             known = self._memo[key]
@@ -1623,7 +1660,7 @@ class Calls:
             return NOTHING
         self._active.add(key)
         entry = fn.node
-        frame = Frame(func=fn, entry=entry)
+        frame = Frame(func=fn, entry=entry, given_ints=given_ints)
         # What the caller left running, as two pseudo-sites: its JAX arguments, and (later
         # on the clock) everything else. Waiting for an argument waits for the first only;
         # waiting for work the function made, or for everything, waits for both.

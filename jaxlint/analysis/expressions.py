@@ -242,7 +242,12 @@ class Expressions:
         self._last_elements = values
         if len(values) == 1 and isinstance(values[0], TimerRead) and isinstance(node, cst.List):
             return values[0]  # ``stamps = [time.perf_counter()]`` (see ``Timers._stamp``)
-        return union_elements(values)
+        out = union_elements(values)
+        if isinstance(out, JaxVal) and isinstance(node, cst.Tuple) and any(
+                isinstance(v, JaxVal) and v.aval for v in values):
+            out = replace(out, parts=tuple(v.aval if isinstance(v, JaxVal) else ()
+                                           for v in values))
+        return out
 
     _eval_Tuple = _elements
 

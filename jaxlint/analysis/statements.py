@@ -158,6 +158,12 @@ class Statements:
                 for t, v in zip(elems, values):
                     self._bind(t, v, st)
                 return
+            if isinstance(value, JaxVal) and len(value.parts) == len(elems) and not any(
+                    isinstance(t, cst.StarredElement) for t in elems):
+                # a tuple whose elements' avals are known: each target gets its own
+                for t, aval in zip(elems, value.parts):
+                    self._bind(t, replace(value, aval=aval, parts=()), st)
+                return
             # unpacking a pytree gives its leaves; unpacking a container of functions
             # (``for name, fn in pairs``) gives one of them
             part = value if isinstance(value, (JaxVal, *CALLABLES)) else None
@@ -1118,6 +1124,9 @@ class Statements:
         default = self._default_of(node.value)  # a parameter the caller left at it
         if default is not None:
             return int_literal(default)
+        given = self.frame.given_ints.get(node.value)
+        if given is not None and len(self.frame.binds.get(node.value, ())) <= 1:
+            return given  # a parameter the call gave a known integer, not bound since
         return self._bound_alike(node.value, self.int_bound)
 
     def _polled(self: FlowAnalysis, test: cst.BaseExpression, st: State) -> None:

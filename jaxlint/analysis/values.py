@@ -63,6 +63,9 @@ class JaxVal:
     # of one call are ready together, so each leaf waits for the call, unlike an element of
     # a list filled round by round
     leaves: bool = False
+    # the avals of a tuple's elements, in order, when it was spelt out (``return x, key``
+    # of a helper): unpacking it (``x, _ = batch(key, 128)``) gives each target its own
+    parts: tuple[tuple[str, ...], ...] = ()
 
     def covers(self, site: Site, tick: int) -> bool:
         """Whether waiting for this value waits for ``site``, last dispatched at ``tick``."""
@@ -394,7 +397,8 @@ def join_jax(a: JaxVal, b: JaxVal) -> JaxVal:
     return JaxVal(max(a.tick, b.tick), a.origin | b.origin, a.deps | b.deps,
                   a.container or b.container, _still_uncovered(a, b) | _still_uncovered(b, a),
                   a.opaque and b.opaque, a.record and b.record,
-                  a.shard if a.shard == b.shard else "", a.aval if a.aval == b.aval else ())
+                  a.shard if a.shard == b.shard else "", a.aval if a.aval == b.aval else (),
+                  parts=a.parts if a.parts == b.parts else ())
 
 
 def union_jax(values: Iterable[Value]) -> JaxVal | None:
