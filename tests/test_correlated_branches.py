@@ -113,3 +113,103 @@ def test_an_if_nested_after_the_test_changed_is_not_decided() -> None:
     # never waits
     found = lint_source(NESTED, "compare.py")
     assert [(f.code, f.line) for f in found] == [("JAX101", 16)], found
+
+
+CAREFUL_UPLOAD = """\
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+residuals = jax.jit(lambda p, x: x - p[0])
+
+
+def fit(xdata, careful):
+    st = time.time()
+    if careful:
+        x = jnp.asarray(np.copy(xdata)).block_until_ready()
+    else:
+        x = jnp.asarray(np.copy(xdata))
+    upload = time.time() - st
+    r = residuals(jnp.ones(2), x)
+    if careful:
+        return r, upload
+    return r
+
+
+print(fit(np.ones(1000), careful=True)[1])
+"""
+
+
+def test_a_read_does_not_see_the_events_of_the_other_path() -> None:
+    # The block between the two ``if careful:`` is run once per outcome. The first run's
+    # call of ``residuals`` (line 17, after the stop read) is not in the second run's
+    # region, which used to report its compile (a JAX105 after the region's stop read).
+    found = lint_source(CAREFUL_UPLOAD, "bench_fit.py")
+    assert [(f.code, f.line) for f in found] == [("JAX101", 16)], found
+
+
+FLAGGED_WAIT = """\
+import time
+
+import jax
+
+f_jax = jax.jit(lambda a: a @ a)
+
+
+def run(x, opts, {flag}=False):
+    t0 = time.perf_counter()
+    y = f_jax(x)
+    if {test}:
+        y.block_until_ready()
+    print(f"{{(time.perf_counter() - t0) * 1e3:.2f}} ms")
+    return y
+"""
+
+
+@pytest.mark.parametrize("flag, test", [
+    ("timeit", "timeit"), ("sync", "sync"), ("blocking", "blocking"),
+    ("profile", "opts.profile"), ("do_benchmark", "do_benchmark"),
+    ("no_sync", "not opts.sync_timing"),
+])
+def test_a_flag_that_asks_for_the_timing_or_a_wait_is_taken_as_set(flag: str, test: str
+                                                                     ) -> None:
+    # (README, "Which paths count"): the figure means something when the timing is asked for
+    source = FLAGGED_WAIT.format(flag=flag, test=test)
+    found = [(f.code, f.line) for f in lint_source(source, "bench.py")]
+    assert found == ([("JAX101", 13)] if test.startswith("not ") else []), found
+
+
+@pytest.mark.parametrize("flag, test", [
+    ("verbose", "verbose"), ("log", "opts.log_every"), ("use_jax", "use_jax"),
+])
+def test_a_flag_that_asks_for_something_else_is_followed_both_ways(flag: str, test: str
+                                                                    ) -> None:
+    source = FLAGGED_WAIT.format(flag=flag, test=test)
+    assert [(f.code, f.line) for f in lint_source(source, "bench.py")] == [("JAX101", 13)]
+
+
+MODE = """\
+import time
+
+import jax
+
+f_jax = jax.jit(lambda a: a @ a)
+
+
+def main(x, benchmark=False):
+    if benchmark:
+        print("benchmark mode")
+        return None
+    t0 = time.perf_counter()
+    y = f_jax(x)
+    print(time.perf_counter() - t0)
+    return y
+"""
+
+
+def test_a_timing_flag_that_decides_no_wait_is_followed_both_ways() -> None:
+    # ``if benchmark: ... return`` chooses a mode, not whether to wait: the path past it,
+    # with its region, is still judged
+    assert [(f.code, f.line) for f in lint_source(MODE, "bench.py")] == [("JAX101", 14)]

@@ -135,9 +135,10 @@ def test_a_name_only_ever_bound_to_one_literal_decides_its_test(binding: str, lo
 @pytest.mark.parametrize(("binding", "test", "after"), [
     ("SYNC = False", "SYNC", ""),
     ('BACKEND = "numpy"', 'BACKEND == "jax"', ""),
-    # bound to another value elsewhere: either may hold when the test runs
-    ("SYNC = True", "SYNC", "\nSYNC = False\n"),
-    ("SYNC = True", "SYNC", "\ndef off():\n    global SYNC\n    SYNC = False\n"),
+    # bound to another value elsewhere: either may hold when the test runs (a name that
+    # does not ask for a wait: ``SYNC`` would be taken as set, test_correlated_branches)
+    ("CHECK = True", "CHECK", "\nCHECK = False\n"),
+    ("CHECK = True", "CHECK", "\ndef off():\n    global CHECK\n    CHECK = False\n"),
 ])
 def test_a_literal_that_skips_the_wait_or_may_change_leaves_the_work_running(
         binding: str, test: str, after: str) -> None:

@@ -299,6 +299,9 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         self.argparse_defaults: dict[str, int] = {}
         self._last_rounds: dict[cst.CSTNode, tuple[str, int]] = {}
         self._final_rounds: dict[str, int] = {}
+        # tick ranges ``(after, upto]`` of the first run of a correlated block while its
+        # second runs (``Statements._exec_correlated``): events a read of it does not see
+        self._hidden_ticks: list[tuple[int, int]] = []
         self._periodic_names: dict[str, cst.FunctionDef] | None = None
         self._periodic_fns: dict[cst.FunctionDef, bool] = {}
         # When each jitted function (by origin) was last made, on the analysis' clock, and

@@ -32,6 +32,8 @@ from jaxlint.analysis.syntax import (
     literal_truth,
     main_test,
     rebinds,
+    timing_flag,
+    walk,
 )
 from jaxlint.analysis.values import (
     CALLABLES,
@@ -143,6 +145,7 @@ class Statements:
     _last_elements: list[Value] | None
     _top: cst.CSTNode | None  # see FlowAnalysis
     _final_rounds: dict[str, int]  # see FlowAnalysis
+    _hidden_ticks: list[tuple[int, int]]  # see FlowAnalysis
     _periodic_names: dict[str, cst.FunctionDef] | None  # see _calls_periodic_helper
     _periodic_fns: dict[cst.FunctionDef, bool]
     _tested_names: set[str] | None  # the words after an ``if`` on a line (_periodic_in)
@@ -300,12 +303,19 @@ class Statements:
         last, tests = split
         ends = []
         frame = self.frame
+        began = self._now
         for truth in (True, False):
             frame.forced = (truth, tests)
+            if not truth:
+                # the first run's events (a first call, a sync) are on the other path: a
+                # clock read of this run does not see them
+                self._hidden_ticks.append((began, self._now))
             try:
                 ends.append(self._exec_block(body, st.copy(), first, last + 1))
             finally:
                 frame.forced = None
+                if not truth:
+                    self._hidden_ticks.pop()
         return join_states(ends)
 
     def _exec_suite(self: FlowAnalysis, suite: cst.BaseSuite, st: State) -> State:
@@ -450,6 +460,13 @@ class Statements:
         self._loc = StmtLoc(stmt, not is_elif)
         self._truth(self._eval(stmt.test, st), st)
         first = self._known_test(stmt.test, st)
+        flag = timing_flag(stmt.test)
+        if flag is not None and (first is None or self._left_at_default(stmt.test)) and (
+                _guards_a_wait(stmt)):
+            # a flag that asks for the timing or a wait, deciding whether the code waits,
+            # is taken as set, also where the caller leaves it at its default
+            # (``timeit=False``): README, "Which paths count"
+            first = flag
         forced = self.frame.forced
         if first is None and forced is not None and stmt in forced[1]:
             first = forced[0]  # (``_exec_correlated``)
@@ -1056,6 +1073,13 @@ class Statements:
             return False if len(held) == 1 else None
         return None
 
+    def _left_at_default(self: FlowAnalysis, test: cst.BaseExpression) -> bool:
+        """Whether ``test`` (``flag``, ``not flag``) reads a parameter the caller left at
+        its literal default."""
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        return isinstance(test, cst.Name) and self._default_of(test.value) is not None
+
     def _default_of(self: FlowAnalysis, name: str) -> cst.BaseExpression | None:
         """The literal default ``name`` holds, if the caller left it and the body has not
         bound it since."""
@@ -1291,3 +1315,16 @@ def _leading_syncs(body: cst.BaseSuite) -> int:
             break
         n += 1
     return n
+
+
+def _guards_a_wait(stmt: cst.If) -> bool:
+    """Whether a branch of ``stmt`` waits by ``block_until_ready`` (a method or
+    ``jax.block_until_ready``), not counting the functions and classes it defines."""
+    for node in walk(stmt, skip=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if isinstance(node, cst.Call):
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else (
+                func.value if isinstance(func, cst.Name) else "")
+            if name == "block_until_ready":
+                return True
+    return False

@@ -417,6 +417,31 @@ def literal_text(node: cst.BaseExpression) -> str | None:
     return None
 
 
+# The last word of a flag that asks for a timing or a wait (``timeit``, ``self.profile``,
+# ``args.sync``, ``block``, ``do_benchmark``): README, "Which paths count".
+_TIMING_FLAG = re.compile(
+    r"(?:^|_)(timeit|time_it|timing|timings|timed|profile|profiling|benchmark|benchmarking|"
+    r"bench|sync|synced|synchronize|synchronise|synchronous|block|blocking|"
+    r"block_until_ready|measure|measuring)$", re.IGNORECASE)
+
+
+def timing_flag(test: cst.BaseExpression) -> bool | None:
+    """The outcome of a test of a flag that asks for a timing or a wait (``if timeit:``,
+    ``if not self.profile:``), taken as set: code that waits for its work when its caller
+    asks for the timing is judged as it runs then (the figure means something only then).
+    None for any other test."""
+    truth = True
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, truth = test.expression, not truth
+    if isinstance(test, cst.Attribute):
+        word = test.attr.value
+    elif isinstance(test, cst.Name):
+        word = test.value
+    else:
+        return None
+    return truth if _TIMING_FLAG.search(word) is not None else None
+
+
 def main_test(test: cst.BaseExpression) -> bool | None:
     """The outcome of ``__name__ == "__main__"`` (either way round, or ``!=``) in a module
     being imported (False, True for ``!=``); None for any other test."""

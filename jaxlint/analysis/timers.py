@@ -349,7 +349,8 @@ class Snapshot:
     holders: dict[str, JaxVal] = field(default_factory=dict)
     unbound: set[str] = field(default_factory=set)  # holders not bound on every path
     _binds: list[Mapping[str, set[cst.CSTNode]]] = field(default_factory=list)
-    _windows: list[tuple[list[Event], dict[Site, int], int]] = field(default_factory=list)
+    _windows: list[tuple[list[Event], dict[Site, int], int, tuple[tuple[int, int], ...]]] = (
+        field(default_factory=list))
 
     def binds_of(self, name: str) -> set[cst.CSTNode]:
         """Where ``name`` is bound in the frames the read ran in (all of each frame's binds,
@@ -381,16 +382,19 @@ class Snapshot:
         if tick > self.ticks.get(site, -1):
             self.ticks[site] = tick
 
-    def add_window(self, events: list[Event], starts: dict[Site, int], now: int) -> int:
-        """Add the window of one execution of the read; its index (for ``record``)."""
-        self._windows.append((events, starts, now))
+    def add_window(self, events: list[Event], starts: dict[Site, int], now: int,
+                   hidden: tuple[tuple[int, int], ...] = ()) -> int:
+        """Add the window of one execution of the read; its index (for ``record``).
+        ``hidden``: tick ranges ``(after, upto]`` of another path run before this one
+        (``Statements._exec_correlated``), whose events this execution did not see."""
+        self._windows.append((events, starts, now, hidden))
         return len(self._windows) - 1
 
     def inside(self, table: int, starts: Collection[Site]) -> frozenset[Site]:
         """The sites of ``table`` (0 pending, 1 transferred) dispatched after one of
         ``starts`` in an execution of the read in which that start was live."""
         lows: list[int | None] = []
-        for _, ticks, _ in self._windows:
+        for _, ticks, _, _ in self._windows:
             found = [ticks[s] for s in starts if s in ticks]
             lows.append(min(found) if found else None)
         out = []
@@ -411,7 +415,7 @@ class Snapshot:
         read ``read``) is one the region includes on purpose (``Compiles.compile_meant``),
         left out."""
         out: set[Site] = set()
-        for events, ticks, now in self._windows:
+        for events, ticks, now, hidden in self._windows:
             lows = [(ticks[s], s) for s in starts if s in ticks]
             if not lows:
                 continue
@@ -420,6 +424,8 @@ class Snapshot:
             for tick, site, what in events[i:]:
                 if tick > now:
                     break
+                if hidden and any(after < tick <= upto for after, upto in hidden):
+                    continue  # (an event of the other path of a correlated test)
                 if what == kind and not (meant is not None and meant(tick, low, first)):
                     out.add(site)
         return frozenset(out)
@@ -707,7 +713,8 @@ class Timers:
                 st.reads = dict(starts)
         if not starts:
             return
-        window = snap.add_window(self.frame.events, starts, self._now)
+        window = snap.add_window(self.frame.events, starts, self._now,
+                                 tuple(self._hidden_ticks))
         floor = min(starts.values())
         journal = self._journal
         first = bisect_right(journal, floor, key=by_tick)
