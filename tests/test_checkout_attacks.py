@@ -256,3 +256,33 @@ def test_the_index_follows_no_layout_folder_that_links_out_of_the_checkout(
     (outside / "mylib").rename(checkout / "src" / "mylib")
     result = jaxlint("--no-cache", "scripts/bench.py", cwd=checkout)
     assert result.returncode == 1 and "JAX101" in result.stdout, result.stderr
+
+
+def test_a_shape_of_huge_integers_is_not_a_shape(tmp_path: Path) -> None:
+    # A dimension spelt as a product of 4,000-digit literals (or a helper given one) was
+    # turned into text for the shape's key and raised (Python prints no int past 4,300
+    # digits): an internal error for the file. No such number is a dimension.
+    big = "9" * 4000
+    (tmp_path / "shapes.py").write_text(f"""\
+import time
+
+import jax
+import jax.numpy as jnp
+
+f = jax.jit(lambda a: a)
+f(jnp.ones((2, 3))).block_until_ready()
+
+
+def h(n):
+    return jnp.ones((n, 3))
+
+
+t0 = time.perf_counter()
+y = f(jnp.ones(({big} * {big}, 3)))
+z = f(h({big} * {big} * {big}))
+jax.block_until_ready((y, z))
+print(time.perf_counter() - t0)
+""")
+    proc = jaxlint("--no-cache", "shapes.py", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "internal error" not in proc.stderr

@@ -111,6 +111,12 @@ def weak(node: cst.BaseExpression) -> tuple[str, ...]:
     return (f"():{BUILTIN_DTYPES[kind]}{WEAK}",) if kind is not None else ()
 
 
+def _dimension(value: int | None) -> int | None:
+    """``value`` if it can be an array's dimension (an ``int64``), else None: a product of
+    huge literals in an unvetted file is not one (nor printable past 4,300 digits)."""
+    return value if value is not None and 0 <= value < 2 ** 63 else None
+
+
 def made(q: str, node: cst.Call, loop_literals: Sequence[tuple[str, list[str], object]],
          number: Callable[[cst.BaseExpression], int | None] | None = None
          ) -> tuple[str, ...]:
@@ -131,11 +137,11 @@ def made(q: str, node: cst.Call, loop_literals: Sequence[tuple[str, list[str], o
         texts: list[str] = []
     elif isinstance(shape_node, cst.Name):
         swept = [v for n, v, _ in reversed(loop_literals) if n == shape_node.value]
-        known = number(shape_node) if number is not None and not swept else None
+        known = _dimension(number(shape_node)) if number is not None and not swept else None
         texts = swept[0] if swept else [str(known)] if known is not None else []
     elif number is not None and isinstance(shape_node, (cst.Tuple, cst.List)) and all(
             isinstance(e, cst.Element) for e in shape_node.elements):
-        dims = [number(e.value) for e in shape_node.elements]
+        dims = [_dimension(number(e.value)) for e in shape_node.elements]
         texts = [str(tuple(dims))] if None not in dims else []
     else:
         texts = [cst.Module([]).code_for_node(shape_node)]
