@@ -168,6 +168,20 @@ def redefined_functions(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def helper_given_integers(n: int) -> str:
+    """A helper of N statements that makes a batch of the rows it is given, called with N
+    row counts of its own, each call timed (a sweep over sizes written out): each count
+    could mean a summary of the helper's own, N analyses of N statements; past a few, calls
+    share one (``calls.MAX_INT_VARIANTS``)."""
+    lines = [*HEADER, "def batch(rows):", "    a = jnp.ones((rows, 8))"]
+    lines += [f"    a = a + {i}" for i in range(n)]
+    lines += ["    return a", ""]
+    for i in range(n):
+        lines += ["t = time.perf_counter()", f"y = f(batch({i + 1}))",
+                  "print(time.perf_counter() - t)"]
+    return "\n".join(lines) + "\n"
+
+
 def notebook_cells(n: int) -> str:
     """A notebook of N one-line cells, then one timed region."""
     sources = [["import time\n", "import jax.numpy as jnp"]]
@@ -194,6 +208,7 @@ CASES: dict[str, tuple[Callable[[int], str], str, bool]] = {
     "a dict literal of N JAX values in one region": (dict_of_values, ".py", False),
     "a class of N methods calling each other": (methods_calling_each_other, ".py", False),
     "functions redefined cell by cell, each called": (redefined_functions, ".py", False),
+    "a helper of N statements given N row counts": (helper_given_integers, ".py", False),
     "notebook cells, then one region": (notebook_cells, ".ipynb", False),
     "notebook cells, --fix": (notebook_cells, ".ipynb", True),
 }

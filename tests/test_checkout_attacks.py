@@ -286,3 +286,15 @@ print(time.perf_counter() - t0)
     proc = jaxlint("--no-cache", "shapes.py", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "internal error" not in proc.stderr
+
+
+def test_a_helper_given_many_integers_costs_linear_time() -> None:
+    # Shapes are known through a helper's integer arguments, so each integer a call gives
+    # could keep a summary of its own: a helper of N statements called with N counts cost
+    # N analyses of N statements (0.99 -> 8.86 s CPU for 4x N). Past a few variants the
+    # calls share one summary.
+    ratio = settled_ratio(6, "helper_given_integers", 100)
+    assert ratio <= 6, f"4x the helper and its calls cost {ratio:.1f}x the time"
+    # (the regions are still analysed: the last one is reported)
+    found = lint_source(growth.helper_given_integers(100), "case.py")
+    assert [f.code for f in found][-1:] == ["JAX101"]

@@ -63,6 +63,10 @@ from jaxlint.analysis.values import (
 )
 
 MAX_CALL_DEPTH = 12
+# Summaries of one function kept apart by the integers its calls give it (``batch(key, 128)``
+# and ``batch(key, 4096)``): past this many, further calls share the summary without them,
+# so that N calls with N integers of a long function cost N lookups, not N analyses.
+MAX_INT_VARIANTS = 8
 # Literals of Python containers: no ``block_until_ready`` method (``jax.block_until_ready``
 # takes them as pytrees)
 CONTAINER_LITERALS = (cst.Tuple, cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp,
@@ -1642,6 +1646,13 @@ class Calls:
         parameters the call gives a known integer (``_int_params``)."""
         generator = isinstance(fn.node, cst.FunctionDef) and self._is_generator(fn.node)
         given_ints = given_ints or {}
+        if given_ints:
+            variants = self._int_variants.setdefault(fn.node, set())
+            ints = tuple(sorted(given_ints.items()))
+            if ints not in variants and len(variants) >= MAX_INT_VARIANTS:
+                given_ints = {}
+            else:
+                variants.add(ints)
         # The memo key: the function, what it closes over, and what each parameter holds
         # (JAX values as one kind).
         key = (fn.node, self.closure_key(fn), self._under_timer > 0,

@@ -302,6 +302,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # tick ranges ``(after, upto]`` of the first run of a correlated block while its
         # second runs (``Statements._exec_correlated``): events a read of it does not see
         self._hidden_ticks: list[tuple[int, int]] = []
+        # the integer arguments each function was analysed with (``calls.MAX_INT_VARIANTS``)
+        self._int_variants: dict[cst.CSTNode, set[tuple[tuple[str, int], ...]]] = {}
         self._periodic_names: dict[str, cst.FunctionDef] | None = None
         self._periodic_fns: dict[cst.FunctionDef, bool] = {}
         # When each jitted function (by origin) was last made, on the analysis' clock, and
