@@ -53,6 +53,14 @@ def _line_of_call(setup: str) -> int:
     ("def h(k):\n    return jnp.ones((k, 4))\nf(h(1)).block_until_ready()\nx = h(n)", "x"),
     ("def h(k):\n    return jnp.ones((k, 4)), k\na, _ = h(1)\nf(a).block_until_ready()\n"
      "x, _ = h(8)", "x"),
+    # a helper that warms it up on another shape: its call is known by the shapes it gave
+    ("def warm():\n    f(jnp.ones((1, 4))).block_until_ready()\nwarm()\nx = jnp.ones((8, 4))",
+     "x"),
+    # ... also when the helper runs a loop over literal sizes, or a default tuple of them
+    ("def warm():\n    for k in (1, 2):\n        f(jnp.ones((k, 4))).block_until_ready()\n"
+     "warm()\nx = jnp.ones((8, 4))", "x"),
+    ("def warm(sizes=(1, 2)):\n    for k in sizes:\n"
+     "        f(jnp.ones((k, 4))).block_until_ready()\nwarm()\nx = jnp.ones((8, 4))", "x"),
 ])
 def test_a_new_shape_or_dtype_compiles_again(setup: str, timed: str) -> None:
     assert _codes("n = 7\n" + setup, timed) == [("JAX105", _line_of_call("n = 7\n" + setup))]
@@ -67,6 +75,9 @@ def test_a_new_shape_or_dtype_compiles_again(setup: str, timed: str) -> None:
     # a shape not spelt out is not known to be new
     ("f(jnp.ones((1, 4))).block_until_ready()\nx = jnp.ones((len(g()), 4))", "x"),
     ("f(jnp.ones((1, 4))).block_until_ready()\nfor k in g():\n    x = jnp.ones((k, 4))", "x"),
+    # a helper that warmed it up on the timed shape, in a loop over literal sizes
+    ("def warm():\n    for k in (1, 8):\n        f(jnp.ones((k, 4))).block_until_ready()\n"
+     "warm()\nx = jnp.ones((8, 4))", "x"),
     # a helper's parameter given an unknown count, or whose returns differ
     ("def h(k):\n    return jnp.ones((k, 4))\nf(h(1)).block_until_ready()\nx = h(len(g()))",
      "x"),

@@ -133,6 +133,9 @@ class Summary:
     # (``self.params = sgd(self.params, g)``), which its caller's object holds after the
     # call (``trainer.step(g)``, then ``trainer.params``)
     stores: frozenset[str] = frozenset()
+    # (jitted function's origin, the signature of a call of it) for each of its jitted
+    # calls ("?" where the shapes are not known): a warm-up helper's shapes
+    jit_signatures: frozenset[tuple[Site, object]] = frozenset()
 
     @property
     def leaves_running(self) -> bool:
@@ -165,6 +168,7 @@ class Frame:
     # Events a region may contain, in tick order: first (compiling) calls, idle syncs.
     events: list[Event] = field(default_factory=list)
     jit_calls: set[Site] = field(default_factory=set)
+    jit_signatures: set[tuple[Site, object]] = field(default_factory=set)  # see Summary
     binds: dict[str, set[cst.CSTNode]] = field(default_factory=dict)  # name -> its targets
     # a timer read made inside a call -> the calls in this frame that made it (``_lift``)
     lifted: dict[Site, set[Site]] = field(default_factory=dict)
@@ -933,6 +937,7 @@ class Calls:
             return
         self.frame.jit_calls.add(callee.origin)
         signature = self._aval_signature(callee, node, values, bound)
+        self.frame.jit_signatures.add((callee.origin, signature))
         variant = self._static_variant(callee, node, bound)
         if variant is not None and callee.origin in st.called:
             self._warm_variants(callee, node, st, bound)
@@ -1460,7 +1465,16 @@ class Calls:
         values = [v for _, _, v in args]
         for origin in summary.jit_calls:
             self.frame.jit_calls.add(origin)
-            self._first_call(origin, node, st)
+            signatures = [sig for o, sig in summary.jit_signatures if o is origin]
+            if signatures and not any(isinstance(sig, str) for sig in signatures):
+                # the shapes and dtypes the function called it with (a warm-up helper on
+                # a 32-row batch): a later call on another shape is judged against them
+                for sig in signatures:
+                    self._first_call(origin, node, st, signature=sig)  # type: ignore[arg-type]
+                    self.frame.jit_signatures.add((origin, sig))
+            else:
+                self._first_call(origin, node, st)
+                self.frame.jit_signatures.add((origin, "?"))
         if summary.recompiles:
             # (``why`` says what else the call does: the rule words its compile from this)
             self.recompile_why[node] = ("helper", (fn.node, summary.recompile_kind))
@@ -1692,7 +1706,8 @@ class Calls:
         for param in params_of(fn.node):
             frame.binds.setdefault(param.name.value, set()).add(param.name)
             if (param.default is not None and param.name.value not in params
-                    and literal_truth(param.default) is not None):
+                    and (literal_truth(param.default) is not None
+                         or isinstance(param.default, (cst.Tuple, cst.List)))):
                 frame.defaults[param.name.value] = param.default
             if param.name.value not in st.env:
                 self._set(st, param.name.value, self._default_clock(param.default))
@@ -1770,6 +1785,7 @@ class Calls:
         else:
             summary = Summary(frame.did_work, waits, by_transfer, result,
                               frozenset(frame.jit_calls), reads, pairs,
+                              jit_signatures=frozenset(frame.jit_signatures),
                               made=frozenset(frame.created),
                               waits_args=waits_args, args_by_transfer=args_by_transfer,
                               outer_syncs=(frozenset.intersection(*(s.outer for s in exits))

@@ -69,7 +69,8 @@ _VIEWS = frozenset({"values", "items", "keys"})
 MAX_ROWS = 6  # a literal sequence of at most this many entries is run entry by entry
 
 
-def _literal_rows(stmt: cst.For) -> tuple[list[cst.Name], list[list[cst.BaseExpression]]] | None:
+def _literal_rows(stmt: cst.For, it: cst.BaseExpression | None = None
+                  ) -> tuple[list[cst.Name], list[list[cst.BaseExpression]]] | None:
     """``for name, fn in [("numpy", np_f), ("jax", jit_f)]:``: a loop over a list or tuple
     literal of 2 to ``MAX_ROWS`` entries (or a dict literal's ``.items()``, ``.keys()``,
     ``.values()``) into a plain name, or a tuple of plain names each entry spells out: the
@@ -83,7 +84,7 @@ def _literal_rows(stmt: cst.For) -> tuple[list[cst.Name], list[list[cst.BaseExpr
         names_ = [e.value for e in target.elements if isinstance(e.value, cst.Name)]
     else:
         return None
-    it = stmt.iter
+    it = stmt.iter if it is None else it
     single = isinstance(target, cst.Name)
     rows: list[list[cst.BaseExpression]] = []
     if isinstance(it, (cst.List, cst.Tuple)):
@@ -771,7 +772,10 @@ class Statements:
         return is_first if sides >= {name, first} else None
 
     def _exec_For_body(self: FlowAnalysis, stmt: cst.For, st: State) -> State:
-        rows = _literal_rows(stmt)
+        default = self._default_of(stmt.iter.value) if isinstance(stmt.iter, cst.Name) else None
+        # (``for n in sizes:`` of ``sizes=(32, 64)`` left at its default is the literal's)
+        rows = _literal_rows(stmt, default if isinstance(default, (cst.Tuple, cst.List))
+                             else None)
         elem: Value = None
         parts: list[Elements] | None = None
         if rows is None:
@@ -1151,6 +1155,12 @@ class Statements:
         given = self.frame.given_ints.get(node.value)
         if given is not None and len(self.frame.binds.get(node.value, ())) <= 1:
             return given  # a parameter the call gave a known integer, not bound since
+        for frame, texts in reversed(self._round_literals):
+            if frame is self.frame and node.value in texts:
+                # the name of a loop over literals, in the round being interpreted
+                text = texts[node.value]
+                return int_literal(cst.parse_expression(text)) if (
+                    text.lstrip("-").isdigit() and len(text) < 20) else None
         return self._bound_alike(node.value, self.int_bound)
 
     def _polled(self: FlowAnalysis, test: cst.BaseExpression, st: State) -> None:
