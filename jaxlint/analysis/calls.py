@@ -135,7 +135,7 @@ class Summary:
     stores: frozenset[str] = frozenset()
     # (jitted function's origin, the signature of a call of it) for each of its jitted
     # calls ("?" where the shapes are not known): a warm-up helper's shapes
-    jit_signatures: frozenset[tuple[Site, object]] = frozenset()
+    jit_signatures: frozenset[tuple[Site, avals.Signature | str]] = frozenset()
 
     @property
     def leaves_running(self) -> bool:
@@ -168,7 +168,8 @@ class Frame:
     # Events a region may contain, in tick order: first (compiling) calls, idle syncs.
     events: list[Event] = field(default_factory=list)
     jit_calls: set[Site] = field(default_factory=set)
-    jit_signatures: set[tuple[Site, object]] = field(default_factory=set)  # see Summary
+    jit_signatures: set[tuple[Site, avals.Signature | str]] = field(
+        default_factory=set)  # see Summary
     binds: dict[str, set[cst.CSTNode]] = field(default_factory=dict)  # name -> its targets
     # a timer read made inside a call -> the calls in this frame that made it (``_lift``)
     lifted: dict[Site, set[Site]] = field(default_factory=dict)
@@ -1371,47 +1372,44 @@ class Calls:
                 self._final_rounds.update(saved)
         return self._call_func_bound(fn, node, args, params, st)
 
-    def _int_params(self: FlowAnalysis, fn: Func, node: cst.CSTNode) -> dict[str, int]:
-        """The callee's parameters a call gives an integer the caller knows (a literal, a
-        name only ever bound to one: ``_int_value``), by position or keyword."""
-        if not isinstance(node, cst.Call) or not isinstance(fn.node, cst.FunctionDef) or (
-                not node.args):
-            return {}
+    def _params_given(self: FlowAnalysis, fn: Func, node: cst.CSTNode
+                      ) -> list[tuple[str, cst.BaseExpression]]:
+        """The callee's parameters a call gives an argument, by keyword or by position
+        (not past a ``*args``, after which positions are not known), with the argument."""
+        if not isinstance(node, cst.Call) or not isinstance(fn.node, cst.FunctionDef):
+            return []
         names = self._positional_params(fn.node)
         if fn.owner is not None and names:
             names = names[1:]  # (a method's ``self``)
-        out: dict[str, int] = {}
+        out: list[tuple[str, cst.BaseExpression]] = []
+        positions = True
         for i, arg in enumerate(node.args):
             if arg.star:
-                break
-            value = self._int_value(arg.value)
-            if value is None:
-                continue
-            if arg.keyword is not None:
-                out[arg.keyword.value] = value
-            elif i < len(names):
-                out[names[i]] = value
+                positions = False
+            elif arg.keyword is not None:
+                out.append((arg.keyword.value, arg.value))
+            elif positions and i < len(names):
+                out.append((names[i], arg.value))
+        return out
+
+    def _int_params(self: FlowAnalysis, fn: Func, node: cst.CSTNode) -> dict[str, int]:
+        """The callee's parameters a call gives an integer the caller knows (a literal, a
+        name only ever bound to one: ``_int_value``)."""
+        out: dict[str, int] = {}
+        for name, arg in self._params_given(fn, node):
+            value = self._int_value(arg)
+            if value is not None:
+                out[name] = value
         return out
 
     def _final_round_params(self: FlowAnalysis, fn: Func, node: cst.CSTNode) -> dict[str, int]:
-        """The callee's parameters given a counter in its loop's last round (by position or
-        keyword), with the counter's last value."""
-        if not isinstance(node, cst.Call) or not isinstance(fn.node, cst.FunctionDef):
-            return {}
-        names = self._positional_params(fn.node)
-        if fn.owner is not None and names:
-            names = names[1:]  # (a method's ``self``)
+        """The callee's parameters given a counter in its loop's last round, with the
+        counter's last value."""
         out: dict[str, int] = {}
-        for i, arg in enumerate(node.args):
-            if not isinstance(arg.value, cst.Name) or arg.star:
-                continue
-            value = self._final_rounds.get(arg.value.value)
-            if value is None:
-                continue
-            if arg.keyword is not None:
-                out[arg.keyword.value] = value
-            elif i < len(names):
-                out[names[i]] = value
+        for name, arg in self._params_given(fn, node):
+            value = self._final_rounds.get(arg.value) if isinstance(arg, cst.Name) else None
+            if value is not None:
+                out[name] = value
         return out
 
     def _call_func_bound(self: FlowAnalysis, fn: Func, node: cst.CSTNode,
@@ -1470,7 +1468,7 @@ class Calls:
                 # the shapes and dtypes the function called it with (a warm-up helper on
                 # a 32-row batch): a later call on another shape is judged against them
                 for sig in signatures:
-                    self._first_call(origin, node, st, signature=sig)  # type: ignore[arg-type]
+                    self._first_call(origin, node, st, signature=sig)
                     self.frame.jit_signatures.add((origin, sig))
             else:
                 self._first_call(origin, node, st)

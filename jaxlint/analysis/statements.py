@@ -1158,9 +1158,8 @@ class Statements:
         for frame, texts in reversed(self._round_literals):
             if frame is self.frame and node.value in texts:
                 # the name of a loop over literals, in the round being interpreted
-                text = texts[node.value]
-                return int_literal(cst.parse_expression(text)) if (
-                    text.lstrip("-").isdigit() and len(text) < 20) else None
+                text = texts[node.value]  # (``literal_text``: ``-3`` as written)
+                return int(text) if text.lstrip("-").isdigit() and len(text) < 20 else None
         return self._bound_alike(node.value, self.int_bound)
 
     def _polled(self: FlowAnalysis, test: cst.BaseExpression, st: State) -> None:
