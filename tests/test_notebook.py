@@ -65,6 +65,29 @@ def test_a_time_cell_of_a_first_call_announced_as_the_compilation_has_no_jax102(
     assert found == [(3, 2, "JAX102"), (4, 1, "JAX104")]
 
 
+def test_a_time_cell_of_a_loop_then_one_copy_waits_by_the_copy() -> None:
+    # A ``%%time`` cell of training steps closed by printing the last loss waits for them
+    # only by that copy: JAX104, as a region's copy after its loop is. A copy made on
+    # every round (a progress print in the loop, or in a function the loop calls) is part
+    # of the work timed: the cell is synced.
+    setup = code("import jax\nimport jax.numpy as jnp\n\n"
+                 "update = jax.jit(lambda w: (w * 0.9, jnp.sum(w)))\n"
+                 "w = jnp.ones((512, 512))\nw, loss = update(w)\njax.block_until_ready(w)\n\n"
+                 "def logged(w):\n    for _ in range(10):\n        w, loss = update(w)\n"
+                 "        print(float(loss))\n    return w")
+    data = notebook(
+        setup,
+        code("%%time\nfor step in range(100):\n    w, loss = update(w)\nprint(f\"loss={loss}\")"),
+        code("%%time\nfor step in range(100):\n    w, loss = update(w)\n"
+             "    print(f\"loss={loss}\")"),
+        code("%%time\nw = logged(w)"),
+        code("%%time\nfor step in range(100):\n    w, loss = update(w)\n"
+             "jax.block_until_ready(w)\nprint(f\"loss={loss}\")"),
+    )
+    found = [(f.cell, f.line, f.code) for f in lint_notebook(data, "nb.ipynb", Settings())]
+    assert found == [(2, 1, "JAX104")]
+
+
 def test_timeit_with_a_loop_count_reports_the_first_run_compile() -> None:
     # ``-n`` fixes the loop count: IPython makes no calibration runs, so the first timed
     # run compiles a jitted function nothing called before, and the figure holds it.

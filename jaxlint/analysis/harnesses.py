@@ -365,12 +365,18 @@ class Harnesses:
             self.frame.jit_calls = set()
             self._timing_harness += 1
             copied_before = set(scratch.transferred)
+            outer = set(self.all_loops())
             try:
                 scratch = self._exec_block(parsed.body, scratch)
                 if code is node:
-                    self.harness_host_only = not scratch.pending and any(
-                        site not in copied_before for site in scratch.transferred) and (
-                        self._copies_once(parsed, scratch.env))
+                    copied = [site for site in scratch.transferred if site not in copied_before]
+                    # (a copy made on every round of a loop of the timed code is part of
+                    # the work it times; one after its loop, ``print(f"loss={loss}")``
+                    # closing a ``%%time`` cell of training steps, is its way of waiting)
+                    self.harness_host_only = not scratch.pending and bool(copied) and all(
+                        loop in outer for site in copied
+                        for loop in self.transfer_loops.get(site, ())) and (
+                        self._copies_once(parsed, scratch.env, loops=False))
             finally:
                 self._timing_harness -= 1
                 if code is node:
@@ -382,18 +388,23 @@ class Harnesses:
             self._loc = saved
         return bool(scratch.pending)
 
-    def _copies_once(self: FlowAnalysis, code: cst.CSTNode, env: Mapping[str, Value]) -> bool:
+    def _copies_once(self: FlowAnalysis, code: cst.CSTNode, env: Mapping[str, Value],
+                     loops: bool = True) -> bool:
         """Whether timed code whose work is waited for by a host copy makes that copy as
         its way of waiting, not as part of the work it times: neither it nor a function of
         the module it calls by name has a loop (a copy of each batch's result, or a NumPy
         array filled element by element, is work, as in a timed region's loop) or a real
-        sync (a copy after one copies finished results)."""
-        texts = [self.module.code_for_node(code)]
-        for name in re.findall(r"([A-Za-z_]\w*)\s*\(", texts[0]):
+        sync (a copy after one copies finished results). ``loops=False``: the code's own
+        loops are not asked about (the caller knows where its copies were made)."""
+        own = self.module.code_for_node(code)
+        texts = []
+        for name in re.findall(r"([A-Za-z_]\w*)\s*\(", own):
             called = env.get(name, self.globals.get(name))
             if isinstance(called, Func):
                 texts.append(self.module.code_for_node(called.node))
-        return not any(re.search(r"\b(?:for|while)\b|block_until_ready", t) for t in texts)
+        return not re.search(r"\b(?:for|while)\b|block_until_ready" if loops else
+                             r"block_until_ready", own) and not any(
+            re.search(r"\b(?:for|while)\b|block_until_ready", t) for t in texts)
 
     def asv_suites(self: FlowAnalysis) -> None:
         """asv's benchmark classes: a class with a ``setup`` method (or asv's ``params``)
