@@ -454,8 +454,6 @@ def _module_analysis(source: Source, settings: Settings) -> FlowAnalysis:
 def exports_of(source: Source, settings: Settings) -> Exports:
     """What this module offers other modules of the project (see FlowAnalysis.export)."""
     data = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
-    if b"jax" not in data and not might_matter(data, settings.extras, project=True):
-        return Exports(None)  # neither JAX work nor a clock: nothing to tell
     with _one_file():
         return Exports(lambda: _module_analysis(source, settings), len(data))
 

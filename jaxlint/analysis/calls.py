@@ -136,6 +136,11 @@ class Summary:
     # (jitted function's origin, the signature of a call of it) for each of its jitted
     # calls ("?" where the shapes are not known): a warm-up helper's shapes
     jit_signatures: frozenset[tuple[Site, avals.Signature | str]] = frozenset()
+    # every host copy it made (of its own work or what it was given) was made in a loop of
+    # its own (a generator's ``int(token)`` each step, an evaluator's ``device_get`` of each
+    # batch): to another module's caller a copy made round by round, part of the work
+    # timed, not its way of waiting (``JaxCallable.by_transfer``)
+    copies_per_round: bool = False
 
     @property
     def leaves_running(self) -> bool:
@@ -210,6 +215,13 @@ _MAGIC_RUNNERS = {"run_line_magic": 1, "run_cell_magic": 2}  # -> where the stat
 def _numpy_data(value: Value) -> bool:
     """Whether ``value`` is an array NumPy made (``np.linspace(...)``, ``np.zeros(50)``)."""
     return isinstance(value, HostValue) and value.name.startswith("numpy.")
+
+
+def _host_or(made: Value, result: Value) -> Value:
+    """What a call of a function whose own work is finished when it returns gives: what
+    it returned when that is the host's (``return np.asarray(c[-1])``, a tuple of such),
+    else ``result``, its work as one JAX value."""
+    return made if isinstance(made, HostValue) else result
 
 
 def _exported_magic(attr: str, node: cst.Call) -> cst.Arg | None:
@@ -311,7 +323,9 @@ class Calls:
         args = self._args(node, st)
         values = [v for _, _, v in args]
         if isinstance(callee, JaxCallable):
-            if callee.needs_jax_args and (callee.method or not self.is_jax_module()) and not any(
+            if callee.needs_jax_args and (
+                    callee.method or callee.host_module or not self.is_jax_module()
+                    or any(isinstance(v, HostValue) for v in values)) and not any(
                     isinstance(v, (JaxVal, LibObject)) for v in values):
                 # what makes a module JAX: in one that imports no JAX, a function whose
                 # only work is operations on its arguments computes on this module's own
@@ -319,12 +333,14 @@ class Calls:
                 # JAX code made (``x = mylib.make_data(n)``, not looked up outside timing).
                 # So does such a method of another module's object anywhere: given
                 # nothing JAX made, it is judged as a library's method is, and does nothing.
+                # And in any module, given NumPy's arrays and no JAX value
+                # (``retrieval_eval(-similarities, ids)``), its operations are NumPy's.
                 return None
             self._note_call(callee, node, st, values=values)
             self.why[node] = ("jitted", callee.origin)
             result = self._dispatch(node, values, st)
             if callee.synced:
-                self._sync(result, st)
+                self._sync(result, st, transfer=callee.by_transfer)
                 if callee.host_result:
                     return None
             return replace(result, shard="per_device") if callee.pmapped else result
@@ -1520,7 +1536,7 @@ class Calls:
                     self.fill_sites.discard(node)
                 # (else it waited early, then called JAX again and left that running: the
                 # caller's earlier work is finished, its result is not)
-                return result
+                return _host_or(summary.result, result)
         elif summary.work and summary.leaves_work:
             result = self._dispatch(node, values, st)
             if isinstance(summary.result, JaxVal) and (summary.result.aval
@@ -1565,7 +1581,7 @@ class Calls:
         elif summary.work and summary.own_by_transfer:
             result = self._dispatch(node, values, st)
             self._sync(result, st, transfer=True)
-            return result
+            return _host_or(summary.result, result)
         if isinstance(summary.result, JaxVal):
             return union_jax(values) or INPUT
         return summary.result
@@ -1641,15 +1657,17 @@ class Calls:
 
     def closure_key(self: FlowAnalysis, fn: Func) -> object:
         """What of a nested function's closure decides what its calls do: the functions and
-        objects it closes over (a decorator's ``wrapper`` calls the ``fn`` it wraps).
-        Computed once per function object: the closure does not change."""
+        objects it closes over (a decorator's ``wrapper`` calls the ``fn`` it wraps), and
+        which of its names hold JAX values (``ranks = dist.argsort()``, then a nested
+        ``recall_at(k)`` compares ``ranks[:k]``: JAX work only when ``dist`` was a JAX
+        array). Computed once per function object: the closure does not change."""
         if not fn.closure:
             return None
         key = self._closure_keys.get(fn)
         if key is None:
             key = self._closure_keys[fn] = tuple(sorted(
-                (k, v) for k, v in fn.closure[0].items()
-                if isinstance(v, (Func, JaxCallable, Instance, Klass))))
+                (k, "jax" if isinstance(v, JaxVal) else v) for k, v in fn.closure[0].items()
+                if isinstance(v, (Func, JaxCallable, Instance, Klass, JaxVal))))
         return key
 
     def _call_function(self: FlowAnalysis, fn: Func, params: dict[str, Value],
@@ -1711,6 +1729,7 @@ class Calls:
                 self._set(st, param.name.value, self._default_clock(param.default))
         saved_loc = self._loc
         first_read, first_pair = len(self._read_log), len(self._pair_log)
+        outer_loops = set(self.all_loops())  # (the callers')
         self._frames.append(frame)
         try:
             if isinstance(fn.node, cst.Lambda):
@@ -1742,6 +1761,10 @@ class Calls:
             site not in given_sites for s in exits for site in s.pending)
         own_by_transfer = not leaves_work and any(
             site not in given_sites for s in exits for site in s.transferred)
+        copied = {site for s in exits for site in s.transferred}
+        copies_per_round = bool(copied) and all(
+            any(loop not in outer_loops for loop in self.transfer_loops.get(site, ()))
+            for site in copied)
         leaves_calls = leaves_work and any(
             site not in given_sites and self.why.get(site, ("op", None))[0] != "op"
             for s in exits for site in s.pending)
@@ -1797,7 +1820,8 @@ class Calls:
                               fresh_jit=frame.fresh_jit and bool(exits) and all(
                                   FRESH in s.called for s in exits),
                               recompile_kind=frame.recompile_kind,
-                              unknown=frame.unknown, stores=stores)
+                              unknown=frame.unknown, stores=stores,
+                              copies_per_round=copies_per_round)
         self._memo[key] = summary
         if summary.unknown:
             self._note_unknown()

@@ -126,6 +126,8 @@ class Expressions:
             return union_elements([v for v in (left, right) if isinstance(v, JaxVal)])
         if isinstance(left, JaxVal) or isinstance(right, JaxVal):
             return self._operate(node, [left, right], st)
+        if isinstance(left, HostValue) or isinstance(right, HostValue):
+            return HostValue()  # ``a @ b.T`` of NumPy arrays: NumPy's too
         return None
 
     def _eval_UnaryOperation(self: FlowAnalysis, node: cst.UnaryOperation, st: State) -> Value:
@@ -135,7 +137,7 @@ class Expressions:
             return None
         if isinstance(value, JaxVal):
             return self._operate(node, [value], st)
-        return None
+        return HostValue() if isinstance(value, HostValue) else None  # ``-similarities``
 
     @staticmethod
     def _become(st: State, merged: State) -> None:
@@ -242,6 +244,8 @@ class Expressions:
         self._last_elements = values
         if len(values) == 1 and isinstance(values[0], TimerRead) and isinstance(node, cst.List):
             return values[0]  # ``stamps = [time.perf_counter()]`` (see ``Timers._stamp``)
+        if values and isinstance(node, cst.Tuple) and all(isinstance(v, HostValue) for v in values):
+            return HostValue()  # ``(np.sum(p), np.asarray(c[-1]))``: its parts are the host's
         out = union_elements(values)
         if isinstance(out, JaxVal) and isinstance(node, cst.Tuple) and any(
                 isinstance(v, JaxVal) and v.aval for v in values):

@@ -1013,13 +1013,17 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             return JaxCallable(synced=synced,
                                needs_jax_args=not self._works_alone(value, owner=owner),
                                host_result=synced and (owner is not None or _host_result(made)),
-                               method=owner is not None)
+                               method=owner is not None, host_module=not self.is_jax_module(),
+                               by_transfer=synced and not summary.waits
+                               and not summary.copies_per_round)
         if summary.work:
             # its own work is finished when it returns
             return JaxCallable(synced=True,
                                needs_jax_args=not self._works_alone(value, owner=owner),
                                host_result=owner is not None or _host_result(made),
-                               method=owner is not None)
+                               method=owner is not None, host_module=not self.is_jax_module(),
+                               by_transfer=summary.own_by_transfer
+                               and not summary.copies_per_round)
         if summary.waits_for_args:
             return Ref("jax.block_until_ready")
         if summary.transfers_args:

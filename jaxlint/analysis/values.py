@@ -117,6 +117,12 @@ class JaxCallable:
     # call given no JAX value does no JAX work even in a JAX module (a replay buffer's
     # ``add(obs, action, reward)`` of what the environment gave, stored in NumPy arrays)
     method: bool = False
+    # a function of another module that imports no JAX (a NumPy helper): likewise, given
+    # no JAX value it does no JAX work in any module
+    host_module: bool = False
+    # (``synced``) waits for its work only by copying it to the host (``np.asarray`` of
+    # what it computed): the caller's work is finished, through a host transfer
+    by_transfer: bool = False
 
 
 @dataclass(frozen=True)
