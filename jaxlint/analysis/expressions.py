@@ -87,24 +87,36 @@ class Expressions:
 
     def _eval_BinaryOperation(self: FlowAnalysis, node: cst.BinaryOperation, st: State) -> Value:
         partner = self._partner
-        if st.timers and isinstance(node.operator, cst.Subtract) and isinstance(
-                node.left, cst.Call):
+        subtract = isinstance(node.operator, cst.Subtract)
+        # ``t0 - time.perf_counter()``: the same region read the wrong way round (a negative
+        # elapsed), the fresh reading on the right
+        reversed_ = subtract and isinstance(node.right, cst.Call) and not isinstance(
+            node.left, cst.Call)
+        fresh, other = (node.right, node.left) if reversed_ else (node.left, node.right)
+        paired = None
+        if st.timers and subtract and isinstance(fresh, cst.Call):
             # ``time.perf_counter() - t0``: the read's value is this difference, so it can
             # end only the regions ``t0`` starts (looking a name up has no effect)
-            key = dotted(node.right)
+            key = dotted(other)
             held = self._lookup(key, st)[1] if key is not None else None
             if isinstance(held, TimerRead):
-                self._partner = (node.left, held.sites)
+                paired = (fresh, held.sites)
         try:
+            if paired is not None and not reversed_:
+                self._partner = paired
             left = self._eval(node.left, st)
+            self._partner = paired if paired is not None and reversed_ else partner
+            right = self._eval(node.right, st)
         finally:
             self._partner = partner
-        right = self._eval(node.right, st)
         if isinstance(node.operator, cst.Subtract) and isinstance(left, TimerRead) and isinstance(
             right, TimerRead
         ):
-            for stop in left.sites:
-                for start in right.sites:
+            if reversed_ and left.shifted:
+                return None  # ``deadline - time.time()``: the time left, not a region
+            stops, starts = (right, left) if reversed_ else (left, right)
+            for stop in stops.sites:
+                for start in starts.sites:
                     self._pair(stop, start)
             return None
         if isinstance(left, TimerRead) != isinstance(right, TimerRead):
@@ -115,7 +127,9 @@ class Expressions:
             offset = isinstance(node.operator, (cst.Add, cst.Subtract)) and isinstance(
                 other, (cst.Integer, cst.Float))
             if (scale and not isinstance(left, JaxVal) and not isinstance(right, JaxVal)) or offset:
-                return left if isinstance(left, TimerRead) else right
+                read = left if isinstance(left, TimerRead) else right
+                assert isinstance(read, TimerRead)
+                return replace(read, shifted=True) if offset else read
         if isinstance(node.operator, cst.Modulo) and is_const_string(node.left):
             self._sync(right, st, transfer=True)
             return None

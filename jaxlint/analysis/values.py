@@ -77,9 +77,12 @@ INPUT = JaxVal()  # a JAX value made outside the code being analysed; nothing pe
 
 @dataclass(frozen=True)
 class TimerRead:
-    """A clock reading, and the timer calls that may have made it."""
+    """A clock reading, and the timer calls that may have made it. ``shifted``: a reading
+    plus a constant (``deadline = time.time() + 60``), a point in time to wait for rather
+    than the start of a region."""
 
     sites: frozenset[Site]
+    shifted: bool = False
 
 
 @dataclass(frozen=True)
