@@ -452,7 +452,10 @@ def _module_analysis(source: Source, settings: Settings) -> FlowAnalysis:
 
 
 def exports_of(source: Source, settings: Settings) -> Exports:
-    """What this module offers other modules of the project (see FlowAnalysis.export)."""
+    """What this module offers other modules of the project (see FlowAnalysis.export),
+    worked out for any module asked, also one that never names jax: a NumPy helper's host
+    copy of what it is given is the caller's wait (README, "A module's functions tell what
+    they do to what they are given")."""
     data = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
     with _one_file():
         return Exports(lambda: _module_analysis(source, settings), len(data))
