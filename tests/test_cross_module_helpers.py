@@ -1560,3 +1560,13 @@ def test_what_a_numpy_helper_gives_back_is_the_hosts(tmp_path: Path) -> None:
     _package(tmp_path, "proj", metrics=HOST_METRICS, bench=METRICS_BENCH)
     found, lint = _lint(tmp_path, "proj/bench.py")
     assert found == [["proj/bench.py:18:24:", "JAX104"]], lint.stdout
+
+
+def test_a_jax_modules_helper_handed_numpy_arrays_does_no_jax_work(tmp_path: Path) -> None:
+    """The same metrics in a module that imports jax: its ``recall`` only operates on what
+    it is given, and handed NumPy arrays (``-similarities``, an operator on a NumPy array
+    being NumPy's) and no JAX value it does no JAX work, though its module is JAX code."""
+    _package(tmp_path, "proj", metrics="import jax\n" + HOST_METRICS, bench=METRICS_BENCH)
+    found, lint = _lint(tmp_path, "proj/bench.py")
+    assert [line for line in found if line[0].startswith("proj/bench.py:22:")] == [], (
+        lint.stdout)
