@@ -245,7 +245,9 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     passes on a clock's name alone, CPython's tree (``reads_a_clock``).
 
     A finding needs a timed region or a harness: a read of a clock from ``time`` or
-    ``timeit`` (so the file imports one and spells a clock function's name), ``timeit``, a
+    ``timeit`` (so the file imports one and spells a clock function's name, or, with the
+    project index, binds or subtracts a reading after a star import that may bring the
+    clock's module: ``from common import *``), ``timeit``, a
     pytest-benchmark fixture, a ``%time``/``%timeit`` magic, or one of the project's own
     timers. It also needs JAX work: the file names jax or a JAX library, one of the project's
     own work or sync names, or (``project``: with the project index on) any name it imports
@@ -280,6 +282,8 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
         return True  # ``timer = Timer()``, ``timer.stop(label)``: a project's timer object
     if any(n in data for n in _LIBRARY_TIMER_MODULES):
         return True  # codetiming.Timer, praxis' py_utils.timeit (names.LIBRARY_TIMERS)
+    if project and b"import *" in data and _plain_reading(data):
+        return True  # ``from common import *`` bringing ``time``: ``t0 = time.time()``
     if b"time" not in data or not any(p.search(data) for p in _IMPORTS_CLOCK):
         return False
     if not (any(n in data for n in _CLOCK_NAMES) or any(p.search(data) for p in _TIME_FUNCTION)):

@@ -1570,3 +1570,36 @@ def test_a_jax_modules_helper_handed_numpy_arrays_does_no_jax_work(tmp_path: Pat
     found, lint = _lint(tmp_path, "proj/bench.py")
     assert [line for line in found if line[0].startswith("proj/bench.py:22:")] == [], (
         lint.stdout)
+
+
+STAR_COMMON = '''\
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+'''
+
+STAR_RUN = '''\
+from common import *
+
+x = jnp.ones((256, 256))
+step = jax.jit(lambda a: a @ a)
+step(x).block_until_ready()
+t0 = time.time()
+y = step(x)
+print("step", time.time() - t0)
+'''
+
+
+def test_a_clock_that_a_star_import_brings_is_read(tmp_path: Path) -> None:
+    """A script that gets ``time`` (and jax) from ``from common import *`` spells no import
+    of a clock: the prefilter passed it over, so its unsynced region was never judged."""
+    (tmp_path / "common.py").write_text(STAR_COMMON)
+    (tmp_path / "run.py").write_text(STAR_RUN)
+    found, lint = _lint(tmp_path, "run.py")
+    assert found == [["run.py:8:15:", "JAX101"]], lint.stdout
+    # (without the project index nothing tells what the star import binds)
+    lint = run(sys.executable, "-m", "jaxlint", "--no-cache", "--no-index", "run.py",
+               cwd=tmp_path)
+    assert lint.returncode == 0, lint.stdout
