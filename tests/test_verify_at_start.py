@@ -210,7 +210,11 @@ def test_the_start_check_finds_the_warm_up_and_times_it(tmp_path: Path) -> None:
     assert 0 < check["start_work_left_s"] <= check["region_s"]
     assert check["start_work_left_s"] > 0.2 * check["region_s"]
     (measured,) = stats.region_durations(outcome.reads, 9, 12)
-    assert abs(check["region_s"] - measured) < 0.01
+    # The recorder's own bracket of the region holds the script's: they differ by the
+    # recorder's work at the reads (noting the live arrays, starting the watcher), a small
+    # part of the region however loaded the machine (a fixed 10 ms bound failed in CI at
+    # 10.9 ms, under the load of another run ending)
+    assert measured - 1e-3 <= check["region_s"] <= 1.25 * measured
     # A measured run (roles given, as plain verify runs) does not check its starts.
     roles = run_script(script, lines={9, 12}, starts={9}, stops={12}, timeout=120,
                        backend="cpu")
