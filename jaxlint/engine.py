@@ -376,21 +376,19 @@ class Exports(Mapping[str, Value]):
     (``FlowAnalysis.export``) the first time it is asked for. A name asked for while its
     module is already working one out (an import cycle) is not known. ``analyse`` makes
     the module's analysis (again, once it was dropped: see LIVE_SOURCE) from ``size``
-    bytes of source; None: the module has nothing to tell."""
+    bytes of source."""
 
-    def __init__(self, analyse: Callable[[], FlowAnalysis] | None = None, size: int = 0
-                 ) -> None:
+    def __init__(self, analyse: Callable[[], FlowAnalysis], size: int = 0) -> None:
         self._analyse = analyse
         self.size = size
-        self._flow = analyse() if analyse is not None else None
-        self._names = tuple(self._flow.globals) if self._flow is not None else ()
+        self._flow: FlowAnalysis | None = analyse()
+        self._names = tuple(self._flow.globals)
         self._known = frozenset(self._names)
         self._done: dict[str, Value] = {}
         self._busy = False
         key = id(self)
         self.ref = weakref.ref(self, lambda _: _live.pop(key, None))  # gone with the cache
-        if self._flow is not None:
-            _keep(self)
+        _keep(self)
 
     def drop(self) -> None:
         """Let the module's analysis go; its answers so far stay."""
@@ -400,7 +398,7 @@ class Exports(Mapping[str, Value]):
     def get(self, name: str, default: Value = None) -> Value:  # type: ignore[override]
         if name in self._done:
             value = self._done[name]
-        elif self._analyse is None or self._busy or name.partition(".")[0] not in self._known:
+        elif self._busy or name.partition(".")[0] not in self._known:
             return default  # (``Logger.print_stats``: a method of an exported class)
         else:
             self._busy = True

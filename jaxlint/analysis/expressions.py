@@ -92,12 +92,12 @@ class Expressions:
         # elapsed), the fresh reading on the right
         reversed_ = subtract and isinstance(node.right, cst.Call) and not isinstance(
             node.left, cst.Call)
-        fresh, other = (node.right, node.left) if reversed_ else (node.left, node.right)
+        fresh, kept = (node.right, node.left) if reversed_ else (node.left, node.right)
         paired = None
         if st.timers and subtract and isinstance(fresh, cst.Call):
             # ``time.perf_counter() - t0``: the read's value is this difference, so it can
             # end only the regions ``t0`` starts (looking a name up has no effect)
-            key = dotted(other)
+            key = dotted(kept)
             held = self._lookup(key, st)[1] if key is not None else None
             if isinstance(held, TimerRead):
                 paired = (fresh, held.sites)

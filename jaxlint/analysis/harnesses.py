@@ -397,14 +397,11 @@ class Harnesses:
         sync (a copy after one copies finished results). ``loops=False``: the code's own
         loops are not asked about (the caller knows where its copies were made)."""
         own = self.module.code_for_node(code)
-        texts = []
-        for name in re.findall(r"([A-Za-z_]\w*)\s*\(", own):
-            called = env.get(name, self.globals.get(name))
-            if isinstance(called, Func):
-                texts.append(self.module.code_for_node(called.node))
-        return not re.search(r"\b(?:for|while)\b|block_until_ready" if loops else
-                             r"block_until_ready", own) and not any(
-            re.search(r"\b(?:for|while)\b|block_until_ready", t) for t in texts)
+        called = [f for name in re.findall(r"([A-Za-z_]\w*)\s*\(", own)
+                  if isinstance(f := env.get(name, self.globals.get(name)), Func)]
+        loop_or_sync = r"\b(?:for|while)\b|block_until_ready"
+        return not re.search(loop_or_sync if loops else "block_until_ready", own) and not any(
+            re.search(loop_or_sync, self.module.code_for_node(f.node)) for f in called)
 
     def asv_suites(self: FlowAnalysis) -> None:
         """asv's benchmark classes: a class with a ``setup`` method (or asv's ``params``)
