@@ -935,7 +935,13 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
     def _reads_clock(self, node: cst.FunctionDef) -> bool:
         """Whether a function's text spells a clock call (``perf_counter(``, or a module
         alias of one: ``_clock = time.perf_counter``): the gate before analysing it."""
-        text = self.module.code_for_node(node.body)
+        return self._spells_clock(node.body)
+
+    def _spells_clock(self, node: cst.CSTNode | None) -> bool:
+        """Whether the text of ``node`` (a block, an ``else``) spells a clock call."""
+        if node is None:
+            return False
+        text = self.module.code_for_node(node)
         aliases = [k for k, v in self.globals.items()
                    if isinstance(v, Ref) and self._classify(v.name) is CallKind.TIMER]
         return any(t.rsplit(".", 1)[-1] + "(" in text for t in names.TIMERS) or any(

@@ -468,6 +468,13 @@ class Statements:
             # is taken as set, also where the caller leaves it at its default
             # (``timeit=False``): README, "Which paths count"
             first = flag
+        if first is not None and self._tests_a_default(stmt.test):
+            # a test the caller's default decides (``if trace is not None:`` of
+            # ``trace=None``, ``if verbose:``) whose other branch reads the clock: that
+            # branch is where the code times, and is taken (README, "Which paths count")
+            taken, skipped = (stmt.body, stmt.orelse) if first else (stmt.orelse, stmt.body)
+            if self._spells_clock(skipped) and not self._spells_clock(taken):
+                first = not first
         forced = self.frame.forced
         if first is None and forced is not None and stmt in forced[1]:
             first = forced[0]  # (``_exec_correlated``)
@@ -1076,6 +1083,14 @@ class Statements:
         if isinstance(value, HostValue):
             return False if len(held) == 1 else None
         return None
+
+    def _tests_a_default(self: FlowAnalysis, test: cst.BaseExpression) -> bool:
+        """Whether ``test`` (``flag``, ``not flag``, ``x is None``, ``x is not None``)
+        reads a parameter the caller left at its literal default."""
+        if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].operator, (cst.Is, cst.IsNot))):
+            test = test.left
+        return self._left_at_default(test)
 
     def _left_at_default(self: FlowAnalysis, test: cst.BaseExpression) -> bool:
         """Whether ``test`` (``flag``, ``not flag``) reads a parameter the caller left at
