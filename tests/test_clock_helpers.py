@@ -62,3 +62,16 @@ def test_the_fix_waits_before_the_helper_reads() -> None:
     fixed = fix_source(source, "bench.py").source
     assert "    w = step(w)\n    pass\n    jax.block_until_ready(w)\n    elapsed = now() - t0" in (
         fixed)
+
+
+def test_a_lap_helper_that_adds_to_a_running_total_ends_the_region() -> None:
+    # ``total + time.perf_counter() - start``: a sum of durations whose start is the
+    # helper's parameter (a reading made by its caller, at a time the helper cannot order)
+    helper = ("def lap(start, total):\n"
+              "    return total + time.perf_counter() - start")
+    source = SCRIPT.format(helper=helper, start="time.perf_counter()",
+                           stop="lap(t0, 0.0)", wait="pass")
+    assert codes(source) == [("JAX101", 17)]
+    synced = SCRIPT.format(helper=helper, start="time.perf_counter()",
+                           stop="lap(t0, 0.0)", wait="w.block_until_ready()")
+    assert codes(synced) == []

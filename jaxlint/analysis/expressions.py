@@ -86,6 +86,12 @@ class Expressions:
         return fn
 
     def _eval_BinaryOperation(self: FlowAnalysis, node: cst.BinaryOperation, st: State) -> Value:
+        if isinstance(node.operator, (cst.Add, cst.Subtract)):
+            terms = _signed_terms(node)
+            if len(terms) > 2:
+                readings = self._readings_of(terms, st)
+                if readings is not None:
+                    return self._sum_of_durations(terms, readings, st)
         partner = self._partner
         subtract = isinstance(node.operator, cst.Subtract)
         # ``t0 - time.perf_counter()``: the same region read the wrong way round (a negative
@@ -142,6 +148,68 @@ class Expressions:
             return self._operate(node, [left, right], st)
         if isinstance(left, HostValue) or isinstance(right, HostValue):
             return HostValue()  # ``a @ b.T`` of NumPy arrays: NumPy's too
+        return None
+
+    def _readings_of(self: FlowAnalysis, terms: list[tuple[int, cst.BaseExpression]],
+                     st: State) -> list[TimerRead | None] | None:
+        """For a sum of three or more terms (``elapsed + time.time() - start``,
+        ``t2 - t1 - t4 + t3``): the clock reading each term is, a name holding one or a
+        clock call (None for any other term), told without evaluating anything; None
+        unless readings are both added and subtracted (a sum of durations), none of them
+        a point in time to wait for (``shifted``)."""
+        out: list[TimerRead | None] = []
+        for _, term in terms:
+            key = dotted(term)
+            if key is not None:
+                held = self._lookup(key, st)[1]
+                if isinstance(held, TimerRead) and held.shifted:
+                    return None
+                out.append(held if isinstance(held, TimerRead) else None)
+            elif isinstance(term, cst.Call) and self.names_clock(term.func, st):
+                out.append(TimerRead(frozenset({term})))
+            else:
+                out.append(None)
+        signs = {sign for (sign, _), read in zip(terms, out) if read is not None}
+        return out if signs == {1, -1} else None
+
+    def _sum_of_durations(self: FlowAnalysis, terms: list[tuple[int, cst.BaseExpression]],
+                          readings: list[TimerRead | None], st: State) -> Value:
+        """A sum of durations written as one chain of readings: each reading added is the
+        stop of the reading subtracted next to it in time (``t2 - t1 - t4 + t3``: t1 to t2
+        and t3 to t4; ``elapsed + time.time() - start``: start to now). A clock call in the
+        chain ends only the regions the chain's subtracted readings start."""
+        held = frozenset().union(*(r.sites for (sign, _), r in zip(terms, readings)
+                                   if r is not None and sign < 0))
+        partner = self._partner
+        found: list[tuple[int, int, frozenset[cst.CSTNode]]] = []  # (tick, sign, sites)
+        known = True
+        try:
+            for (sign, term), read in zip(terms, readings):
+                fresh = read is not None and dotted(term) is None
+                self._partner = (term, held) if fresh and sign > 0 else partner
+                self._eval(term, st)
+                if read is not None:
+                    ticks = [st.reads.get(s, -1) for s in read.sites]
+                    known = known and -1 not in ticks
+                    found.append((max(ticks), sign, read.sites))
+        finally:
+            self._partner = partner
+        if not known:
+            # a reading made elsewhere (a helper's parameter): its order is not known, so
+            # only one reading added and one subtracted are paired, the added one the stop
+            if len(found) != 2:
+                return None
+        found.sort(key=(lambda f: f[0]) if known else (lambda f: f[1]))
+        i = 0
+        while i + 1 < len(found):
+            (_, first_sign, starts), (_, second_sign, stops) = found[i], found[i + 1]
+            if first_sign == second_sign:
+                i += 1
+                continue
+            for stop in stops:
+                for start in starts:
+                    self._pair(stop, start)
+            i += 2
         return None
 
     def _eval_UnaryOperation(self: FlowAnalysis, node: cst.UnaryOperation, st: State) -> Value:
@@ -355,3 +423,15 @@ class Expressions:
 
     def _eval_Await(self: FlowAnalysis, node: cst.Await, st: State) -> Value:
         return self._eval(node.expression, st)
+
+
+def _signed_terms(node: cst.BaseExpression, sign: int = 1) -> list[tuple[int, cst.BaseExpression]]:
+    """The terms of a chain of ``+`` and ``-`` (through parentheses and unary minus), each
+    with the sign it is summed with, in the order they are written."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator,
+                                                            (cst.Add, cst.Subtract)):
+        right = -sign if isinstance(node.operator, cst.Subtract) else sign
+        return [*_signed_terms(node.left, sign), *_signed_terms(node.right, right)]
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return _signed_terms(node.expression, -sign)
+    return [(sign, node)]

@@ -932,6 +932,23 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
             return ElapsedFn()
         return None
 
+    def names_clock(self, func: cst.BaseExpression, st: State) -> bool:
+        """Whether ``func``, the callee of a call, names a clock (``time.perf_counter``,
+        an imported ``perf_counter``), told without evaluating anything."""
+        key = dotted(func)
+        if key is None:
+            return False
+        found, value = self._lookup(key, st)
+        if not found:
+            head, _, rest = key.partition(".")
+            found, value = self._lookup(head, st)
+            if found and isinstance(value, Ref) and rest:
+                value = Ref(f"{value.name}.{rest}")
+            elif not found:
+                q = self._qualified(func)
+                value = Ref(q) if q else None
+        return isinstance(value, Ref) and self._classify(value.name) is CallKind.TIMER
+
     def _reads_clock(self, node: cst.FunctionDef) -> bool:
         """Whether a function's text spells a clock call (``perf_counter(``, or a module
         alias of one: ``_clock = time.perf_counter``): the gate before analysing it."""

@@ -222,6 +222,12 @@ def _mentions(node: cst.CSTNode, names: set[str]) -> bool:
     return not names.isdisjoint(names_in(node))
 
 
+def _subtracts(text: str, names: Collection[str]) -> bool:
+    """Whether ``text`` subtracts one of ``names`` (``- t4``, ``- (second``)."""
+    return any(re.search(r"-\s*\(?\s*" + re.escape(n) + r"\b", text) is not None
+               for n in names)
+
+
 class _SmallStatements(cst.CSTVisitor):
     def __init__(self) -> None:
         self.found: list[cst.BaseSmallStatement] = []
@@ -839,6 +845,11 @@ class Timers:
             after_texts += self._uses_of(bound, self.scope_of.get(stop), self.where[stop].node)
         named, only = self.named_compile(texts, None, forced)
         for text in after_texts:
+            if _subtracts(text, bound):
+                # ``print("compile time:", t2 - t1 - t4 + t3)`` ends the run ``t3`` to
+                # ``t4`` too: a figure that subtracts this region's names the compile of
+                # another region, the one this region's run is told apart from
+                continue
             n, o = self.named_compile(texts, text, forced)
             named, only = named or n, only or o
         return named or noted, only
