@@ -482,6 +482,8 @@ class Statements:
             first = main_test(stmt.test)
         if first is None:
             first = self._first_iteration_test(stmt.test)
+        if first is None and _guards_its_lookup(stmt):
+            first = True
         if first is None:
             first = self._periodic_test(stmt.test)
         if first is not None:
@@ -1339,6 +1341,31 @@ def _leading_syncs(body: cst.BaseSuite) -> int:
             break
         n += 1
     return n
+
+
+def _guards_its_lookup(stmt: cst.If) -> bool:
+    """Whether ``stmt`` tests that a container holds a key and its body reads that entry
+    (``if layer_key in activations: np.array(activations[layer_key][i])``): the code
+    expects the entry, and the path on which it is missing is not judged, as a loop over a
+    loader runs at least once (README, "Which paths count")."""
+    test = stmt.test
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.In)):
+        return False
+    container = dotted(test.comparisons[0].comparator)
+    key = dotted(test.left) if not isinstance(test.left, cst.SimpleString) else None
+    literal = test.left.evaluated_value if isinstance(test.left, cst.SimpleString) else None
+    if container is None or (key is None and literal is None):
+        return False
+    for node in walk(stmt.body, skip=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if (isinstance(node, cst.Subscript) and dotted(node.value) == container
+                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)):
+            index = node.slice[0].slice.value
+            if (key is not None and dotted(index) == key) or (
+                    literal is not None and isinstance(index, cst.SimpleString)
+                    and index.evaluated_value == literal):
+                return True
+    return False
 
 
 def _guards_a_wait(stmt: cst.If) -> bool:
