@@ -100,6 +100,9 @@ _AUTOMAGIC = re.compile(rb'"(?:[ \t]|\\[nrt])*time(?:it)?(?:[ \t]|\\t)')
 # ``from time import time`` are matched by _TIME_FUNCTION).
 _CLOCK_NAMES = (b"perf_counter", b"monotonic", b"process_time", b"thread_time", b"time_ns",
                 b"default_timer", b"timeit", b"now(", b"utcnow", b"today(")
+# ``time.perf_counter()`` spelt whole: a clock read even where nothing imports ``time``
+_UNIMPORTED_CLOCK = re.compile(
+    rb"(?<![\w.])time\.(?:perf_counter|monotonic|process_time|time)(?:_ns)?\s*\(")
 # Modules of the library timers used in ``with`` (``names.LIBRARY_TIMERS``).
 _LIBRARY_TIMER_MODULES = tuple(sorted({n.split(".")[-2].encode() for n in LIBRARY_TIMERS}))
 # A file doing JAX work names jax or a library built on it (or the project's own names).
@@ -284,8 +287,13 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
         return True  # codetiming.Timer, praxis' py_utils.timeit (names.LIBRARY_TIMERS)
     if project and b"import *" in data and _plain_reading(data):
         return True  # ``from common import *`` bringing ``time``: ``t0 = time.time()``
-    if b"time" not in data or not any(p.search(data) for p in _IMPORTS_CLOCK):
+    if b"time" not in data:
         return False
+    if not any(p.search(data) for p in _IMPORTS_CLOCK):
+        # ``time.time()`` with no import of ``time`` (a script whose import was left in
+        # a notebook cell it was exported without): the name can only be the module
+        return (b"time." in data and _UNIMPORTED_CLOCK.search(data) is not None
+                and _plain_reading(data))
     if not (any(n in data for n in _CLOCK_NAMES) or any(p.search(data) for p in _TIME_FUNCTION)):
         return False
     # The bytes spell a clock. A reading bound or subtracted (``t0 = time.time()``) settles

@@ -641,6 +641,11 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         if base in BUILTINS:
             return f"builtins.{name}"
         origin = self._star_name(base) if self.star_sources else None
+        if origin is None and base == "time" and not self.star_sources:
+            # ``time.time()`` where nothing binds ``time`` (its import left behind in the
+            # notebook the script came from): the module the author means, as the prefilter
+            # takes it
+            origin = "time"
         return origin + name[len(base):] if origin is not None else None
 
     def _star_name(self, name: str) -> str | None:
