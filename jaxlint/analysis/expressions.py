@@ -88,7 +88,7 @@ class Expressions:
     def _eval_BinaryOperation(self: FlowAnalysis, node: cst.BinaryOperation, st: State) -> Value:
         if isinstance(node.operator, (cst.Add, cst.Subtract)):
             terms = _signed_terms(node)
-            if len(terms) > 2:
+            if 2 < len(terms) <= _MAX_TERMS:
                 readings = self._readings_of(terms, st)
                 if readings is not None:
                     return self._sum_of_durations(terms, readings, st)
@@ -425,13 +425,29 @@ class Expressions:
         return self._eval(node.expression, st)
 
 
-def _signed_terms(node: cst.BaseExpression, sign: int = 1) -> list[tuple[int, cst.BaseExpression]]:
+# a sum of durations is short: a longer chain (``x0 + x1 + ... + x999``, generated code) is
+# not flattened, so that each of its nodes costs a bounded walk and the whole stays linear
+_MAX_TERMS = 8
+
+
+def _signed_terms(node: cst.BaseExpression) -> list[tuple[int, cst.BaseExpression]]:
     """The terms of a chain of ``+`` and ``-`` (through parentheses and unary minus), each
-    with the sign it is summed with, in the order they are written."""
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator,
-                                                            (cst.Add, cst.Subtract)):
-        right = -sign if isinstance(node.operator, cst.Subtract) else sign
-        return [*_signed_terms(node.left, sign), *_signed_terms(node.right, right)]
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        return _signed_terms(node.expression, -sign)
-    return [(sign, node)]
+    with the sign it is summed with, in the order they are written; more than
+    ``_MAX_TERMS`` (a walk of a bounded number of nodes finds out) when longer."""
+    out: list[tuple[int, cst.BaseExpression]] = []
+    budget = 4 * _MAX_TERMS  # nodes visited, whatever the chain's shape
+    todo: list[tuple[int, cst.BaseExpression]] = [(1, node)]
+    while todo and budget > 0 and len(out) <= _MAX_TERMS:
+        sign, node = todo.pop()
+        budget -= 1
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            todo.append((-sign, node.expression))
+        elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator,
+                                                                  (cst.Add, cst.Subtract)):
+            right = -sign if isinstance(node.operator, cst.Subtract) else sign
+            todo += [(right, node.right), (sign, node.left)]  # (the left one first)
+        else:
+            out.append((sign, node))
+    if todo:
+        out += [(1, node)] * (_MAX_TERMS + 1 - len(out))  # (too long: not a sum of durations)
+    return out
