@@ -28,8 +28,9 @@ from jaxlint.analysis.compiles import (
 from jaxlint.analysis.magics import NOTEBOOK_TIMEIT, ONCE, timeit_options, timeit_options_end
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
+from jaxlint.analysis.syntax import dotted, names_in, walk
 from jaxlint.analysis.table import Table
-from jaxlint.analysis.timers import bound_names, only_words
+from jaxlint.analysis.timers import assigned_in, bound_names, every_round, only_words
 from jaxlint.analysis.values import (
     Func,
     Instance,
@@ -177,7 +178,10 @@ class Harnesses:
             use.new_shape = reshaped
         if first and use.first_compile is None and not recompiled and (
                 self._figure_holds_first_run(report, source, keyword, fixture, here, line,
-                                             before=before)):
+                                             before=before)
+                or ((once or ONCE in keyword)
+                    and not self._names_compile(here, line, before=before)
+                    and self._sweeps(stmt[0], first, st))):
             use.first_compile = first[0]
             # the name the timed code calls it by (``selu_jit``), for the message
             code = stmt[0].evaluated_value if isinstance(stmt[0], cst.SimpleString) else (
@@ -201,6 +205,36 @@ class Harnesses:
         if isinstance(before, cst.SimpleStatementLine) and only_words(before):
             notes += " " + self.module.code_for_node(before)
         return bool(COMPILE_WORDS.search(notes)) and not EXCLUDES_COMPILE.search(notes)
+
+    def _sweeps(self: FlowAnalysis, code: cst.BaseExpression, first: list[cst.CSTNode],
+                st: State) -> bool:
+        """Whether a ``%%time`` cell's code (``code``, the string the magic runs) calls a
+        function whose first call it makes (``first``, by origin) on every round of a loop
+        over ``range``, given no earlier round's results (``z[i, j] = f(x[i], y[j])``): its
+        one run is a total over many calls, which measures their speed as a region's loop
+        does (``Timers._measures_speed``), and the compile in its first round is in it."""
+        text = code.evaluated_value if isinstance(
+            code, (cst.SimpleString, cst.ConcatenatedString)) else None
+        if not isinstance(text, str) or "for" not in text:
+            return False
+        try:
+            parsed = cst.parse_module(textwrap.dedent(text))
+        except Exception:  # (not Python: nothing ran)
+            return False
+        origins = set(first)
+        for loop in walk(parsed):
+            if not (isinstance(loop, cst.For) and isinstance(loop.iter, cst.Call)
+                    and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range"):
+                continue
+            fed = assigned_in(loop, counters=False)
+            for call in walk(loop.body):
+                if not isinstance(call, cst.Call):
+                    continue
+                held = self._lookup(dotted(call.func) or "", st)[1]
+                if (isinstance(held, JaxCallable) and held.origin in origins
+                        and not names_in(call) & fed and every_round(loop, call)):
+                    return True
+        return False
 
     def _new_shape_in_harness(self: FlowAnalysis, st: State
                               ) -> tuple[cst.CSTNode, str, str, str] | None:

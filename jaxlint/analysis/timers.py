@@ -102,13 +102,18 @@ def collects(loop: cst.For | cst.While, stmt: cst.CSTNode, sums: bool = True) ->
     return False
 
 
-def _assigned_in(loop: cst.For | cst.While) -> set[str]:
-    """The names a loop binds on its rounds (its targets, assignments, ``with ... as``)."""
+def assigned_in(loop: cst.For | cst.While, counters: bool = True) -> set[str]:
+    """The names a loop binds on its rounds (its targets, assignments, ``with ... as``);
+    without ``counters``, not the targets of ``for`` loops over ``range(...)`` (indices,
+    which hold no earlier round's results)."""
     out: set[str] = set()
 
     class _Find(cst.CSTVisitor):
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            out.update(names_in(node.target))
+            target: cst.BaseExpression = node.target
+            if not counters and isinstance(target, cst.Subscript):
+                target = target.value  # (``z[i, j] = ...`` binds no index)
+            out.update(names_in(target))
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             out.update(names_in(node.target))
@@ -117,7 +122,10 @@ def _assigned_in(loop: cst.For | cst.While) -> set[str]:
             out.update(names_in(node.target))
 
         def visit_For(self, node: cst.For) -> None:
-            out.update(names_in(node.target))
+            if counters or not (isinstance(node.iter, cst.Call)
+                                and isinstance(node.iter.func, cst.Name)
+                                and node.iter.func.value == "range"):
+                out.update(names_in(node.target))
 
         def visit_AsName(self, node: cst.AsName) -> None:
             out.update(names_in(node.name))
@@ -129,7 +137,7 @@ def _assigned_in(loop: cst.For | cst.While) -> set[str]:
     return out
 
 
-def _every_round(loop: cst.For | cst.While, call: cst.CSTNode) -> bool:
+def every_round(loop: cst.For | cst.While, call: cst.CSTNode) -> bool:
     """Whether ``call`` runs on every round of ``loop``: no ``if`` (its test, body or
     ``else``), conditional expression or ``except`` of the loop's body holds it (an
     evaluation every ``eval_every`` steps of a training loop is not a benchmark loop's
@@ -951,8 +959,11 @@ class Timers:
         for call in compiled:
             for inner in self.loops_of.get(call, ()):
                 if inner not in around and isinstance(call, cst.Call) and not (
-                        names_in(call) & _assigned_in(inner)) and _every_round(inner, call):
-                    return True  # ``for _ in range(1000): fast(xd, wd)``
+                        names_in(call) & assigned_in(inner, counters=False)) and (
+                            every_round(inner, call)):
+                    # ``for _ in range(1000): fast(xd, wd)``, a sweep over a grid's indices
+                    # (``f(x[i], y[j])``): no round is given an earlier round's results
+                    return True
         texts = [self.module.code_for_node(stmt)]
         texts += [_label_of(use, set(bound), self.module) for use in uses]
         return any(FIGURE_WORDS.search(t) for t in texts)
