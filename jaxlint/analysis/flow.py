@@ -25,6 +25,7 @@ Rules ask ``regions()`` and ``harnesses``; they never re-derive any of this.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
@@ -104,6 +105,12 @@ START_METHODS = frozenset({"start", "tic", "begin", "restart"})
 STOP_METHODS = frozenset({"stop", "toc", "end", "lap", "finish", "elapsed"})
 
 
+# ``import time``, ``import os, time``, ``from x import time``, ``as time``, ``time =``:
+# the module binds the name ``time`` somewhere
+_BINDS_TIME = re.compile(
+    r"\bimport\b[^\n]*\btime\b|\bas\s+time\b|(?<![\w.])time\s*(?::[^=\n]*)?=(?!=)")
+
+
 class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, Timers,
                    Harnesses, Device):
     """Abstract interpretation of one module; see the module docstring."""
@@ -150,6 +157,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # found to be of them (``_star_name``)
         self.star_sources: list[str] = []
         self._star_names: dict[str, str | None] = {}
+        # the module's text nowhere binds ``time`` (``_qualified``): asked once, when needed
+        self._time_unbound: bool | None = None
         self.imported = False  # see run()
         # The analysis' clock (see ``State``) and what happened at each tick, in order: work
         # dispatched (``_journal``) and names bound (``_bound_at``). Compiling calls and idle
@@ -644,8 +653,12 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         if origin is None and base == "time" and not self.star_sources:
             # ``time.time()`` where nothing binds ``time`` (its import left behind in the
             # notebook the script came from): the module the author means, as the prefilter
-            # takes it
-            origin = "time"
+            # takes it. Not where the module binds it (an import, an assignment) and it is
+            # unbound only in an analysis made before the module ran.
+            if self._time_unbound is None:
+                self._time_unbound = _BINDS_TIME.search(self._code) is None
+            if self._time_unbound:
+                origin = "time"
         return origin + name[len(base):] if origin is not None else None
 
     def _star_name(self, name: str) -> str | None:
