@@ -250,7 +250,9 @@ def might_matter(source: str | bytes, extras: Extras = NO_EXTRAS, project: bool 
     A finding needs a timed region or a harness: a read of a clock from ``time`` or
     ``timeit`` (so the file imports one and spells a clock function's name, or, with the
     project index, binds or subtracts a reading after a star import that may bring the
-    clock's module: ``from common import *``), ``timeit``, a
+    clock's module: ``from common import *``, or binds or subtracts ``time.time()`` spelt
+    whole where nothing imports a clock: a script exported without its import cell),
+    ``timeit``, a
     pytest-benchmark fixture, a ``%time``/``%timeit`` magic, or one of the project's own
     timers. It also needs JAX work: the file names jax or a JAX library, one of the project's
     own work or sync names, or (``project``: with the project index on) any name it imports

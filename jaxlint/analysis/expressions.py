@@ -86,7 +86,8 @@ class Expressions:
         return fn
 
     def _eval_BinaryOperation(self: FlowAnalysis, node: cst.BinaryOperation, st: State) -> Value:
-        if isinstance(node.operator, (cst.Add, cst.Subtract)):
+        if isinstance(node.operator, (cst.Add, cst.Subtract)) and (
+                _chained(node.left) or _chained(node.right)):
             terms = _signed_terms(node)
             if 2 < len(terms) <= _MAX_TERMS:
                 readings = self._readings_of(terms, st)
@@ -428,6 +429,15 @@ class Expressions:
 # a sum of durations is short: a longer chain (``x0 + x1 + ... + x999``, generated code) is
 # not flattened, so that each of its nodes costs a bounded walk and the whole stays linear
 _MAX_TERMS = 8
+
+
+def _chained(node: cst.BaseExpression) -> bool:
+    """Whether ``node`` continues a chain of ``+`` and ``-`` (so that the operation it is an
+    operand of has three terms or more): the one check most operations stop at."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator,
+                                                                (cst.Add, cst.Subtract))
 
 
 def _signed_terms(node: cst.BaseExpression) -> list[tuple[int, cst.BaseExpression]]:

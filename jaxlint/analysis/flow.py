@@ -242,6 +242,8 @@ class FlowAnalysis(Statements, Expressions, Calls, Compiles, Backends, Objects, 
         # and the calls that compile (a jitted function's first call, a new static value)
         self.harness_code: dict[cst.CSTNode, cst.Module] = {}
         self.compiling_calls: set[cst.CSTNode] = set()
+        # the statement string the last harness ran, as parsed to run it (``_sweeps``)
+        self.harness_parsed: cst.Module | None = None
         self.harnesses: dict[cst.CSTNode, HarnessUse] = {}
         self._regions: list[Region] | None = None  # regions(), once the run is over
         self.plan_cache: dict[object, list[tuple[int, int]]] = {}  # for plans, once analysed

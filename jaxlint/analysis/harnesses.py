@@ -28,9 +28,9 @@ from jaxlint.analysis.compiles import (
 from jaxlint.analysis.magics import NOTEBOOK_TIMEIT, ONCE, timeit_options, timeit_options_end
 from jaxlint.analysis.names import CallKind
 from jaxlint.analysis.state import State
-from jaxlint.analysis.syntax import dotted, names_in, walk
+from jaxlint.analysis.syntax import counter_start, dotted, walk
 from jaxlint.analysis.table import Table
-from jaxlint.analysis.timers import assigned_in, bound_names, every_round, only_words
+from jaxlint.analysis.timers import bound_names, fed_in, only_words, repeated_unfed
 from jaxlint.analysis.values import (
     Func,
     Instance,
@@ -126,9 +126,13 @@ class Harnesses:
         here, line, before = self._loc.node, self._stmt_line, self._prev_stmt
         called, self.harness_called = self.harness_called, set()
         signatures, self.harness_signatures = self.harness_signatures, []
+        self.harness_parsed = None
         try:
             unsynced = self._leaves_work(stmt[0], stmt[1], setup[0] if setup else None,
                                          fn_args, st, namespace, magic)
+            # (the statement string as parsed to run it, for ``_sweeps``)
+            timed_code = self.harness_parsed if isinstance(
+                stmt[0], (cst.SimpleString, cst.ConcatenatedString)) else None
             first = sorted((o for o in self.harness_called
                             if o not in st.called and self._made_here(o, st)),
                            key=lambda o: self.made_at.get(o, -1))
@@ -181,7 +185,7 @@ class Harnesses:
                                              before=before)
                 or ((once or ONCE in keyword)
                     and not self._names_compile(here, line, before=before)
-                    and self._sweeps(stmt[0], first, st))):
+                    and timed_code is not None and self._sweeps(timed_code, first, st))):
             use.first_compile = first[0]
             # the name the timed code calls it by (``selu_jit``), for the message
             code = stmt[0].evaluated_value if isinstance(stmt[0], cst.SimpleString) else (
@@ -206,34 +210,27 @@ class Harnesses:
             notes += " " + self.module.code_for_node(before)
         return bool(COMPILE_WORDS.search(notes)) and not EXCLUDES_COMPILE.search(notes)
 
-    def _sweeps(self: FlowAnalysis, code: cst.BaseExpression, first: list[cst.CSTNode],
+    def _sweeps(self: FlowAnalysis, code: cst.Module, first: list[cst.CSTNode],
                 st: State) -> bool:
-        """Whether a ``%%time`` cell's code (``code``, the string the magic runs) calls a
-        function whose first call it makes (``first``, by origin) on every round of a loop
-        over ``range``, given no earlier round's results (``z[i, j] = f(x[i], y[j])``): its
-        one run is a total over many calls, which measures their speed as a region's loop
-        does (``Timers._measures_speed``), and the compile in its first round is in it."""
-        text = code.evaluated_value if isinstance(
-            code, (cst.SimpleString, cst.ConcatenatedString)) else None
-        if not isinstance(text, str) or "for" not in text:
-            return False
-        try:
-            parsed = cst.parse_module(textwrap.dedent(text))
-        except Exception:  # (not Python: nothing ran)
-            return False
+        """Whether a ``%%time`` cell's code (``code``, the string the magic runs, as parsed
+        to run it) calls a function whose first call it makes (``first``, by origin) on
+        every round of a loop over a counter, given no earlier round's results
+        (``z[i, j] = f(x[i], y[j])``, ``timers.repeated_unfed``): its one run is a total
+        over many calls, which measures their speed as a region's loop does
+        (``Timers._measures_speed``), and the compile in its first round is in it."""
         origins = set(first)
-        for loop in walk(parsed):
-            if not (isinstance(loop, cst.For) and isinstance(loop.iter, cst.Call)
-                    and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "range"):
+        for loop in walk(code):
+            if not (isinstance(loop, cst.For) and counter_start(loop.iter) is not None):
                 continue
-            fed = assigned_in(loop, counters=False)
+            fed = None
             for call in walk(loop.body):
                 if not isinstance(call, cst.Call):
                     continue
                 held = self._lookup(dotted(call.func) or "", st)[1]
-                if (isinstance(held, JaxCallable) and held.origin in origins
-                        and not names_in(call) & fed and every_round(loop, call)):
-                    return True
+                if isinstance(held, JaxCallable) and held.origin in origins:
+                    fed = fed if fed is not None else fed_in(loop)
+                    if repeated_unfed(loop, call, fed):
+                        return True
         return False
 
     def _new_shape_in_harness(self: FlowAnalysis, st: State
@@ -420,6 +417,8 @@ class Harnesses:
                 calls |= self.frame.jit_calls
                 self.frame.jit_calls = calls
             self._loc = saved
+            if code is node:
+                self.harness_parsed = parsed  # (after its run: a harness it ran set its own)
         return bool(scratch.pending)
 
     def _copies_once(self: FlowAnalysis, code: cst.CSTNode, env: Mapping[str, Value],

@@ -37,6 +37,7 @@ from jaxlint.analysis.syntax import (
     StmtLoc,
     by_tick,
     children,
+    counter_start,
     dotted,
     names_in,
 )
@@ -102,18 +103,17 @@ def collects(loop: cst.For | cst.While, stmt: cst.CSTNode, sums: bool = True) ->
     return False
 
 
-def assigned_in(loop: cst.For | cst.While, counters: bool = True) -> set[str]:
-    """The names a loop binds on its rounds (its targets, assignments, ``with ... as``);
-    without ``counters``, not the targets of ``for`` loops over ``range(...)`` (indices,
-    which hold no earlier round's results)."""
+def fed_in(loop: cst.For | cst.While) -> set[str]:
+    """The names a loop binds on its rounds that can hold an earlier round's results: its
+    assignments (the container of an item assignment, ``z[i, j] = ...`` binds no index),
+    ``with ... as``, and the targets of its ``for`` loops, except those over a counter
+    (``range(n)``, ``trange(n)``: indices, ``syntax.counter_start``)."""
     out: set[str] = set()
 
     class _Find(cst.CSTVisitor):
         def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            target: cst.BaseExpression = node.target
-            if not counters and isinstance(target, cst.Subscript):
-                target = target.value  # (``z[i, j] = ...`` binds no index)
-            out.update(names_in(target))
+            target = node.target
+            out.update(names_in(target.value if isinstance(target, cst.Subscript) else target))
 
         def visit_AugAssign(self, node: cst.AugAssign) -> None:
             out.update(names_in(node.target))
@@ -122,9 +122,7 @@ def assigned_in(loop: cst.For | cst.While, counters: bool = True) -> set[str]:
             out.update(names_in(node.target))
 
         def visit_For(self, node: cst.For) -> None:
-            if counters or not (isinstance(node.iter, cst.Call)
-                                and isinstance(node.iter.func, cst.Name)
-                                and node.iter.func.value == "range"):
+            if counter_start(node.iter) is None:
                 out.update(names_in(node.target))
 
         def visit_AsName(self, node: cst.AsName) -> None:
@@ -137,7 +135,18 @@ def assigned_in(loop: cst.For | cst.While, counters: bool = True) -> set[str]:
     return out
 
 
-def every_round(loop: cst.For | cst.While, call: cst.CSTNode) -> bool:
+def repeated_unfed(loop: cst.For | cst.While, call: cst.CSTNode,
+                   fed: set[str] | None = None) -> bool:
+    """Whether ``call`` runs on every round of ``loop`` given nothing an earlier round bound
+    (``for _ in range(1000): fast(xd, wd)``, a sweep over a grid's indices
+    ``z[i, j] = f(x[i], y[j])``): the loop repeats it to measure it, as a benchmark does,
+    not a training loop feeding each step the last one's state. ``fed``: ``fed_in(loop)``,
+    when the caller asks about several calls of one loop."""
+    return not names_in(call) & (fed_in(loop) if fed is None else fed) and _every_round(
+        loop, call)
+
+
+def _every_round(loop: cst.For | cst.While, call: cst.CSTNode) -> bool:
     """Whether ``call`` runs on every round of ``loop``: no ``if`` (its test, body or
     ``else``), conditional expression or ``except`` of the loop's body holds it (an
     evaluation every ``eval_every`` steps of a training loop is not a benchmark loop's
@@ -958,12 +967,9 @@ class Timers:
         around = set().union(*(self.read_loops.get(s, ()) for s in starts))
         for call in compiled:
             for inner in self.loops_of.get(call, ()):
-                if inner not in around and isinstance(call, cst.Call) and not (
-                        names_in(call) & assigned_in(inner, counters=False)) and (
-                            every_round(inner, call)):
-                    # ``for _ in range(1000): fast(xd, wd)``, a sweep over a grid's indices
-                    # (``f(x[i], y[j])``): no round is given an earlier round's results
-                    return True
+                if inner not in around and isinstance(call, cst.Call) and repeated_unfed(
+                        inner, call):
+                    return True  # a benchmark's repetitions, a sweep over a grid's indices
         texts = [self.module.code_for_node(stmt)]
         texts += [_label_of(use, set(bound), self.module) for use in uses]
         return any(FIGURE_WORDS.search(t) for t in texts)
